@@ -1,0 +1,9 @@
+export * from "./llm-client/client.js";
+export { decodeStream } from "./llm-client/decode.js";
+export * from "./llm-client/errors.js";
+export type * from "./llm-client/event.js";
+export * from "./llm-client/item.js";
+export type * from "./llm-client/request.js";
+export * from "./llm-client/response.js";
+export type { Endpoint, Frame, HttpRequest, Scheme, StreamDecoder } from "./llm-client/scheme.js";
+export { getScheme, schemeNames, schemes } from "./llm-client/schemes/index.js";

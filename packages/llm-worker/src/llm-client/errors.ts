@@ -1,0 +1,41 @@
+import type { ErrorInfo, ErrorKind } from "./event.js";
+
+/** Kinds worth another attempt: the provider may answer differently a moment later. */
+const RETRYABLE: ReadonlySet<ErrorKind> = new Set([
+  "rate_limit",
+  "overloaded",
+  "server",
+  "network",
+  "timeout",
+]);
+
+export function isRetryable(kind: ErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}
+
+/**
+ * The one error type of the client layer. Streams never throw it (they carry an `error` event);
+ * it is thrown only where a caller asked for a value, and it converts to and from `ErrorInfo`.
+ */
+export class LlmError extends Error implements ErrorInfo {
+  readonly kind: ErrorKind;
+  readonly code?: string;
+  readonly status?: number;
+  readonly requestId?: string;
+  readonly raw?: unknown;
+
+  constructor(info: ErrorInfo, options?: { cause?: unknown }) {
+    super(info.message, options);
+    this.name = "LlmError";
+    this.kind = info.kind;
+    if (info.code !== undefined) this.code = info.code;
+    if (info.status !== undefined) this.status = info.status;
+    if (info.requestId !== undefined) this.requestId = info.requestId;
+    if (info.raw !== undefined) this.raw = info.raw;
+  }
+
+  toInfo(): ErrorInfo {
+    const { kind, message, code, status, requestId, raw } = this;
+    return { kind, message, code, status, requestId, raw };
+  }
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+    reporters: ["default", "./scripts/summary-reporter.ts"],
+    testTimeout: 20_000,
+  },
+});
