@@ -16,7 +16,10 @@ export function createFramer(framing: Framing, onFrame: (frame: Frame) => void):
   let text: TextFramer | undefined = framing === "json-or-sse" ? undefined : makeTextFramer(framing, onFrame);
   let head = "";
   const feed = (chunk: string): void => {
-    if (text) return text.feed(chunk);
+    if (text) {
+      text.feed(chunk);
+      return;
+    }
     // Gemini answers with SSE when asked for `alt=sse`, else with one streamed JSON array.
     head += chunk;
     const first = head.trimStart()[0];
@@ -68,19 +71,12 @@ function ndjsonFramer(onFrame: (frame: Frame) => void): TextFramer {
   return {
     feed: (chunk) => {
       let start = 0;
-      let newline = chunk.indexOf("\n");
-      if (newline === -1) {
-        pending += chunk;
-        return;
-      }
-      emitLine(pending + chunk.slice(0, newline));
-      pending = "";
-      start = newline + 1;
-      while ((newline = chunk.indexOf("\n", start)) !== -1) {
-        emitLine(chunk.slice(start, newline));
+      for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", start)) {
+        emitLine(pending + chunk.slice(start, newline));
+        pending = "";
         start = newline + 1;
       }
-      pending = chunk.slice(start);
+      pending += chunk.slice(start);
     },
     close: () => {
       emitLine(pending);
