@@ -18,41 +18,45 @@ export function errorKindFromStatus(status: number, message = ""): ErrorKind {
   return "invalid_request";
 }
 
+const KIND_BY_CODE: Readonly<Record<string, ErrorKind>> = {
+  authentication_error: "authentication",
+  invalid_api_key: "authentication",
+  UNAUTHENTICATED: "authentication",
+  permission_error: "permission",
+  PERMISSION_DENIED: "permission",
+  not_found_error: "not_found",
+  model_not_found: "not_found",
+  NOT_FOUND: "not_found",
+  rate_limit_error: "rate_limit",
+  rate_limit_exceeded: "rate_limit",
+  insufficient_quota: "rate_limit",
+  RESOURCE_EXHAUSTED: "rate_limit",
+  overloaded_error: "overloaded",
+  server_is_overloaded: "overloaded",
+  UNAVAILABLE: "overloaded",
+  api_error: "server",
+  server_error: "server",
+  INTERNAL: "server",
+  timeout_error: "timeout",
+  DEADLINE_EXCEEDED: "timeout",
+  context_length_exceeded: "context_too_long",
+  invalid_request_error: "invalid_request",
+  INVALID_ARGUMENT: "invalid_request",
+};
+
 /**
  * Classifies a provider error code or type (Anthropic `error.type`, OpenAI `code`/`type`, Gemini
- * `status`) for errors that arrive inside a stream, where there is no HTTP status.
+ * `status`) for errors that arrive inside a stream, where there is no HTTP status. A known code wins
+ * (OpenAI's rate-limit message "Request too large for ... tokens per min" is not a context error);
+ * then the message; then `fallback`.
  */
-export function errorKindFromCode(code: string | undefined, message = ""): ErrorKind {
-  if (CONTEXT_TOO_LONG.test(message) || /context_length/.test(code ?? "")) return "context_too_long";
-  switch (code) {
-    case "authentication_error":
-    case "invalid_api_key":
-    case "UNAUTHENTICATED":
-      return "authentication";
-    case "permission_error":
-    case "PERMISSION_DENIED":
-      return "permission";
-    case "not_found_error":
-    case "model_not_found":
-    case "NOT_FOUND":
-      return "not_found";
-    case "rate_limit_error":
-    case "rate_limit_exceeded":
-    case "insufficient_quota":
-    case "RESOURCE_EXHAUSTED":
-      return "rate_limit";
-    case "overloaded_error":
-    case "server_is_overloaded":
-    case "UNAVAILABLE":
-      return "overloaded";
-    case "api_error":
-    case "server_error":
-    case "INTERNAL":
-      return "server";
-    case "timeout_error":
-    case "DEADLINE_EXCEEDED":
-      return "timeout";
-    default:
-      return "invalid_request";
-  }
+export function errorKindFromCode(
+  code: string | undefined,
+  message = "",
+  fallback: ErrorKind = "invalid_request",
+): ErrorKind {
+  const known = code === undefined ? undefined : KIND_BY_CODE[code];
+  if (known !== undefined && known !== "invalid_request") return known;
+  if (CONTEXT_TOO_LONG.test(message)) return "context_too_long";
+  return known ?? fallback;
 }

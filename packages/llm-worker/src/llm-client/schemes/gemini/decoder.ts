@@ -1,0 +1,356 @@
+import { randomUUID } from "node:crypto";
+import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
+import type { ErrorInfo, ErrorKind, Event, StopReason } from "../../event.js";
+import { type BlockOpening, EventWriter } from "../../event-writer.js";
+import type { Frame, StreamDecoder } from "../../scheme.js";
+import { failureKind, finishReasonName, stopReasonOfFinish } from "./finish-reason.js";
+import { StreamedArguments } from "./streamed-arguments.js";
+import { normalizeUsage } from "./usage.js";
+import type {
+  GeminiError,
+  GeminiFunctionCallResponse,
+  GeminiResponsePart,
+  GeminiStreamChunk,
+  GeminiUsageMetadata,
+} from "./wire.js";
+
+/** A chunk without the shape the protocol promises; thrown inside `push` and turned into a failure there. */
+class MalformedChunk extends Error {}
+
+interface OpenStreamedCall {
+  name: string;
+  /** The wire id, when there was one. */
+  id: string | undefined;
+  args: StreamedArguments;
+}
+
+const EXCERPT_LENGTH = 160;
+
+/**
+ * Decodes Gemini `streamGenerateContent` chunks (SSE `data:` payloads or JSON array elements).
+ *
+ * Gemini sends no block boundaries: consecutive text parts with the same `thought` flag form one
+ * block, each `functionCall` part is a block of its own (a call streamed as `partialArgs` stays
+ * one block until a part without `willContinue` closes it), and a `thoughtSignature` belongs to
+ * the block of its part; on an empty text part, to the block before it. Only the first candidate
+ * is read. Inline data and file parts are not modelled and are skipped.
+ *
+ * There is no end marker either: the response is complete when the body ends after a chunk that
+ * carried a `finishReason` (or a blocked prompt's `promptFeedback.blockReason`); a body that ends
+ * without one was cut short.
+ */
+export class GeminiDecoder implements StreamDecoder {
+  private readonly writer: EventWriter;
+  private blockHasSignature = false;
+  private streamedCall: OpenStreamedCall | undefined;
+  /** The id of the last `executableCode`, which a `codeExecutionResult` without id answers. */
+  private lastCodeId: string | undefined;
+  private sawToolCall = false;
+  private finishReason: string | number | undefined;
+  private finishMessage: string | undefined;
+  private promptBlocked = false;
+  /** The latest (cumulative) usage; emitted once, just before the final status. */
+  private usage: GeminiUsageMetadata | undefined;
+  private idPrefix: string | undefined;
+  private idCount = 0;
+
+  constructor(emit: (event: Event) => void) {
+    this.writer = new EventWriter(emit);
+  }
+
+  get done(): boolean {
+    return this.writer.isFinished;
+  }
+
+  push(frame: Frame): void {
+    if (this.writer.isFinished) return;
+    const data = frame.data;
+    if (data.length === 0) return;
+    // Gemini sends no [DONE]; replays that append one (vercel/ai style) mean "the body ends here".
+    if (data === "[DONE]") {
+      this.end();
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      this.failMalformed("invalid JSON", data);
+      return;
+    }
+    try {
+      this.readChunk(chunk);
+    } catch (err) {
+      const what =
+        err instanceof MalformedChunk
+          ? err.message
+          : `unexpected shape (${err instanceof Error ? err.message : String(err)})`;
+      this.failMalformed(what, data);
+    }
+  }
+
+  end(): void {
+    if (this.writer.isFinished) return;
+    if (this.finishReason === undefined && !this.promptBlocked) {
+      this.emitUsage();
+      this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+      return;
+    }
+    this.closeStreamedCall();
+    this.writer.closeBlock();
+    this.emitUsage();
+    const raw = this.finishReason ?? null;
+    const name = raw === null ? undefined : finishReasonName(raw);
+    // A blocked prompt has no finish reason of its own (README: null), only the block reason.
+    let stopReason: StopReason = this.promptBlocked ? "refusal" : stopReasonOfFinish(name);
+    if (stopReason === "error") {
+      const reason = name ?? String(raw);
+      const message = `Gemini stopped with ${reason}${this.finishMessage ? `: ${this.finishMessage}` : ""}`;
+      this.writer.fail({ kind: failureKind(name), message, code: reason }, raw);
+      return;
+    }
+    // Gemini says STOP after function calls; the calls are what the caller must act on.
+    if (stopReason === "end_turn" && this.sawToolCall) stopReason = "tool_use";
+    this.writer.finish(stopReason, raw);
+  }
+
+  fail(error: ErrorInfo): void {
+    if (this.writer.isFinished) return;
+    this.emitUsage();
+    this.writer.fail(error, this.finishReason ?? null);
+  }
+
+  private readChunk(chunk: unknown): void {
+    if (!isRecord(chunk)) throw new MalformedChunk("expected a JSON object");
+    const c = chunk as GeminiStreamChunk;
+    if (c.error !== undefined) {
+      this.failWithProviderError(c.error);
+      return;
+    }
+    this.writer.started(optionalString(c.responseId), optionalString(c.modelVersion));
+    if (c.usageMetadata !== undefined) {
+      if (!isRecord(c.usageMetadata)) throw new MalformedChunk("usageMetadata is not an object");
+      this.usage = c.usageMetadata;
+    }
+    if (c.promptFeedback !== undefined) {
+      if (!isRecord(c.promptFeedback)) throw new MalformedChunk("promptFeedback is not an object");
+      const reason = c.promptFeedback.blockReason;
+      if (reason !== undefined && reason !== 0 && reason !== "BLOCK_REASON_UNSPECIFIED")
+        this.promptBlocked = true;
+    }
+    const candidates = c.candidates;
+    if (candidates === undefined) return;
+    if (!Array.isArray(candidates)) throw new MalformedChunk("candidates is not an array");
+    const candidate = candidates[0];
+    if (candidate === undefined) return;
+    if (!isRecord(candidate)) throw new MalformedChunk("a candidate is not an object");
+    const content = candidate.content;
+    if (content !== undefined) {
+      if (!isRecord(content)) throw new MalformedChunk("content is not an object");
+      const parts = content.parts;
+      if (parts !== undefined) {
+        if (!Array.isArray(parts)) throw new MalformedChunk("content.parts is not an array");
+        for (const part of parts) this.readPart(part);
+      }
+    }
+    const finishReason = candidate.finishReason;
+    if (finishReason !== undefined && finishReason !== null) {
+      if (typeof finishReason !== "string" && typeof finishReason !== "number")
+        throw new MalformedChunk("finishReason is neither a string nor a number");
+      this.finishReason = finishReason;
+      if (typeof candidate.finishMessage === "string") this.finishMessage = candidate.finishMessage;
+    }
+  }
+
+  private readPart(part: unknown): void {
+    if (!isRecord(part)) throw new MalformedChunk("a part is not an object");
+    const p = part as GeminiResponsePart;
+    const signature = p.thoughtSignature;
+    if (signature !== undefined && typeof signature !== "string")
+      throw new MalformedChunk("thoughtSignature is not a string");
+    if (p.functionCall !== undefined) {
+      this.readFunctionCall(p.functionCall, signature);
+      return;
+    }
+    this.closeStreamedCall();
+    if (p.text !== undefined) {
+      if (typeof p.text !== "string") throw new MalformedChunk("text is not a string");
+      this.readText(p.text, p.thought === true, signature);
+    } else if (p.executableCode !== undefined) {
+      this.readExecutableCode(p, p.executableCode);
+    } else if (p.codeExecutionResult !== undefined) {
+      this.readCodeExecutionResult(p, p.codeExecutionResult);
+    } else if (signature !== undefined) {
+      this.readText("", p.thought === true, signature);
+    }
+  }
+
+  private readText(text: string, thought: boolean, signature: string | undefined): void {
+    const blockType = thought ? "thinking" : "text";
+    if (text.length === 0) {
+      if (!signature) return; // an empty part adds nothing
+      const open = this.writer.openBlockType;
+      const attachable = open === "text" || open === "thinking" || open === "tool_use";
+      if (!attachable || this.blockHasSignature) this.open({ blockType });
+      this.addSignature(signature);
+      return;
+    }
+    // A block carries one signature: a second one starts a new block.
+    if (this.writer.openBlockType !== blockType || (signature && this.blockHasSignature))
+      this.open({ blockType });
+    this.writer.delta(thought ? { kind: "thinking", text } : { kind: "text", text });
+    if (signature) this.addSignature(signature);
+  }
+
+  private readFunctionCall(value: unknown, signature: string | undefined): void {
+    if (!isRecord(value)) throw new MalformedChunk("functionCall is not an object");
+    const call = value as GeminiFunctionCallResponse;
+    const { name, id } = call;
+    if (name !== undefined && typeof name !== "string")
+      throw new MalformedChunk("functionCall.name is not a string");
+    if (id !== undefined && typeof id !== "string")
+      throw new MalformedChunk("functionCall.id is not a string");
+    if (call.args !== undefined && !isRecord(call.args))
+      throw new MalformedChunk("functionCall.args is not an object");
+    const streamed = this.streamedCall;
+    if (streamed !== undefined) {
+      const continues =
+        !name || (name === streamed.name && call.args === undefined && (!id || id === streamed.id));
+      if (continues) {
+        this.continueStreamedCall(call, signature);
+        return;
+      }
+      this.closeStreamedCall();
+    }
+    if (!name) {
+      if (call.args === undefined && call.partialArgs === undefined) return; // a stray closing part
+      throw new MalformedChunk("functionCall without a name");
+    }
+    const wireId = id ? id : undefined;
+    this.open(
+      wireId === undefined
+        ? { blockType: "tool_use", id: this.syntheticId(), name, synthesizedId: true }
+        : { blockType: "tool_use", id: wireId, name },
+    );
+    this.sawToolCall = true;
+    if (signature) this.addSignature(signature);
+    if (call.willContinue === true || call.partialArgs !== undefined) {
+      this.streamedCall = { name, id: wireId, args: new StreamedArguments(call.args) };
+      this.continueStreamedCall(call, undefined);
+      return;
+    }
+    this.writer.delta({
+      kind: "input_json",
+      json: call.args === undefined ? "{}" : JSON.stringify(call.args),
+    });
+  }
+
+  private continueStreamedCall(call: GeminiFunctionCallResponse, signature: string | undefined): void {
+    const streamed = this.streamedCall as OpenStreamedCall;
+    const pieces = call.partialArgs;
+    if (pieces !== undefined) {
+      if (!Array.isArray(pieces)) throw new MalformedChunk("functionCall.partialArgs is not an array");
+      for (const piece of pieces) {
+        if (!isRecord(piece)) throw new MalformedChunk("a partialArgs entry is not an object");
+        const problem = streamed.args.apply(piece);
+        if (problem !== undefined) throw new MalformedChunk(problem);
+      }
+    }
+    if (signature && !this.blockHasSignature) this.addSignature(signature);
+    if (call.willContinue !== true) this.closeStreamedCall();
+  }
+
+  /** Ends a call streamed as `partialArgs`: its arguments are whole now, sent as one JSON text. */
+  private closeStreamedCall(): void {
+    const streamed = this.streamedCall;
+    if (streamed === undefined) return;
+    this.streamedCall = undefined;
+    this.writer.delta({ kind: "input_json", json: streamed.args.json() });
+  }
+
+  /** Built-in code execution: the part is kept whole so that it can be sent back as it came. */
+  private readExecutableCode(part: GeminiResponsePart, code: unknown): void {
+    if (!isRecord(code)) throw new MalformedChunk("executableCode is not an object");
+    const id = typeof code.id === "string" && code.id !== "" ? code.id : this.syntheticId();
+    this.lastCodeId = id;
+    this.open({ blockType: "server_tool_use", id, name: "code_execution", providerData: { raw: part } });
+    this.writer.delta({
+      kind: "input_json",
+      json: JSON.stringify({ language: code.language, code: code.code }),
+    });
+  }
+
+  private readCodeExecutionResult(part: GeminiResponsePart, result: unknown): void {
+    if (!isRecord(result)) throw new MalformedChunk("codeExecutionResult is not an object");
+    const toolUseId =
+      typeof result.id === "string" && result.id !== "" ? result.id : (this.lastCodeId ?? this.syntheticId());
+    this.open({
+      blockType: "server_tool_result",
+      toolUseId,
+      resultType: "code_execution_result",
+      providerData: { raw: part },
+    });
+  }
+
+  private failWithProviderError(error: unknown): void {
+    if (!isRecord(error)) throw new MalformedChunk("error is not an object");
+    const e = error as GeminiError;
+    const message =
+      typeof e.message === "string" && e.message !== "" ? e.message : "Gemini reported an error";
+    const status = optionalString(e.status);
+    const httpStatus = typeof e.code === "number" ? e.code : undefined;
+    let kind: ErrorKind = status === undefined ? "invalid_request" : errorKindFromCode(status, message);
+    // A status name we do not know says less than the HTTP code beside it.
+    if (kind === "invalid_request" && httpStatus !== undefined)
+      kind = errorKindFromStatus(httpStatus, message);
+    this.emitUsage();
+    this.writer.fail(
+      {
+        kind,
+        message,
+        ...(status !== undefined && { code: status }),
+        ...(httpStatus !== undefined && { status: httpStatus }),
+        raw: error,
+      },
+      this.finishReason ?? null,
+    );
+  }
+
+  private failMalformed(what: string, data: string): void {
+    const excerpt = data.length > EXCERPT_LENGTH ? `${data.slice(0, EXCERPT_LENGTH)}…` : data;
+    this.emitUsage();
+    this.writer.fail({ kind: "stream", message: `malformed Gemini chunk: ${what}: ${excerpt}`, raw: data });
+  }
+
+  private open(opening: BlockOpening): void {
+    this.closeStreamedCall();
+    this.writer.openBlock(opening);
+    this.blockHasSignature = false;
+  }
+
+  private addSignature(signature: string): void {
+    this.writer.delta({ kind: "signature", signature });
+    this.blockHasSignature = true;
+  }
+
+  private emitUsage(): void {
+    const raw = this.usage;
+    if (raw === undefined) return;
+    this.usage = undefined;
+    this.writer.usage({ ...normalizeUsage(raw), raw });
+  }
+
+  /** For calls the wire gave no id: unique across responses, so history never holds two alike. */
+  private syntheticId(): string {
+    this.idPrefix ??= randomUUID().slice(0, 8);
+    return `call_${this.idPrefix}_${this.idCount++}`;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}

@@ -1,0 +1,242 @@
+import type { ErrorInfo, Event, StopReason } from "../../event.js";
+import { EventWriter } from "../../event-writer.js";
+import type { Frame, StreamDecoder } from "../../scheme.js";
+import { OutputItemBlocks } from "./output-items.js";
+import { errorFromEvent, errorFromFailedResponse } from "./provider-error.js";
+import { normalizeUsage } from "./usage.js";
+import type {
+  WireArgumentsDeltaEvent,
+  WireArgumentsDoneEvent,
+  WireContentPartEvent,
+  WireErrorEvent,
+  WireLifecycleEvent,
+  WireReasoningDeltaEvent,
+  WireRefusalDoneEvent,
+  WireResponse,
+  WireStreamEvent,
+  WireSummaryPartEvent,
+  WireTextDeltaEvent,
+  WireTextDoneEvent,
+} from "./wire.js";
+import {
+  contentIndexOf,
+  itemOf,
+  MalformedFrame,
+  outputIndexOf,
+  responseOf,
+  stringField,
+  stringOr,
+  summaryIndexOf,
+} from "./wire-read.js";
+
+/** How much of a malformed frame an error message quotes. */
+const EXCERPT_LENGTH = 120;
+
+export function createOpenaiResponsesDecoder(emit: (event: Event) => void): StreamDecoder {
+  return new OpenaiResponsesDecoder(emit);
+}
+
+/**
+ * Decodes the Responses API event stream (see `OutputItemBlocks` for how items become blocks).
+ * The stream ends at `response.completed`, `response.incomplete` or `response.failed`; a body that
+ * ends before one of them is a truncation, unless an `error` event already said why.
+ */
+class OpenaiResponsesDecoder implements StreamDecoder {
+  private readonly writer: EventWriter;
+  private readonly items: OutputItemBlocks;
+  /** An `error` event came; the stream fails with it if no terminal event follows. */
+  private reportedError: ErrorInfo | undefined;
+
+  constructor(emit: (event: Event) => void) {
+    this.writer = new EventWriter(emit);
+    this.items = new OutputItemBlocks(this.writer);
+  }
+
+  get done(): boolean {
+    return this.writer.isFinished;
+  }
+
+  push(frame: Frame): void {
+    if (this.writer.isFinished) return;
+    const data = frame.data;
+    // vercel/ai-style replays append the Chat Completions end marker: the body is over.
+    if (data === "[DONE]") {
+      this.end();
+      return;
+    }
+    if (data === "") return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      this.malformed("invalid JSON", data);
+      return;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      this.malformed("not a JSON object", data);
+      return;
+    }
+    const event = parsed as WireStreamEvent;
+    const type = typeof event.type === "string" ? event.type : frame.event;
+    if (type === undefined) {
+      this.malformed("no event type", data);
+      return;
+    }
+    try {
+      this.handle(type, event);
+    } catch (err) {
+      // A frame of the wrong shape surfaces here (MalformedFrame, or a TypeError from a field of the
+      // wrong type); either way the stream ends as a failure, never as a throw.
+      this.malformed(err instanceof MalformedFrame ? err.message : `unexpected shape: ${String(err)}`, data);
+    }
+  }
+
+  end(): void {
+    if (this.writer.isFinished) return;
+    if (this.reportedError) {
+      this.writer.fail(this.reportedError, null, true);
+      return;
+    }
+    this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+  }
+
+  fail(error: ErrorInfo): void {
+    this.writer.fail(error);
+  }
+
+  private handle(type: string, event: WireStreamEvent): void {
+    const items = this.items;
+    switch (type) {
+      case "response.created":
+      case "response.in_progress":
+      case "response.queued": {
+        const response = responseOf(event);
+        this.writer.started(stringOr(response.id), stringOr(response.model));
+        return;
+      }
+      case "response.output_item.added":
+        items.itemAdded(outputIndexOf(event), itemOf(event));
+        return;
+      case "response.output_item.done":
+        items.itemDone(outputIndexOf(event), itemOf(event));
+        return;
+      case "response.content_part.added":
+      case "response.content_part.done": {
+        const e = event as WireContentPartEvent;
+        if (type === "response.content_part.added") {
+          items.partAdded(outputIndexOf(e), contentIndexOf(e), e.item_id, e.part);
+        } else {
+          items.partDone(outputIndexOf(e), contentIndexOf(e), e.item_id, e.part);
+        }
+        return;
+      }
+      case "response.output_text.delta":
+      case "response.refusal.delta": {
+        const e = event as WireTextDeltaEvent;
+        const delta = stringField(e.delta, "delta");
+        items.textDelta(
+          outputIndexOf(e),
+          contentIndexOf(e),
+          e.item_id,
+          delta,
+          type === "response.refusal.delta",
+        );
+        return;
+      }
+      case "response.output_text.done":
+      case "response.refusal.done": {
+        const e = event as WireTextDoneEvent | WireRefusalDoneEvent;
+        const text = "text" in e ? e.text : e.refusal;
+        items.textDone(
+          outputIndexOf(e),
+          contentIndexOf(e),
+          e.item_id,
+          text,
+          type === "response.refusal.done",
+        );
+        return;
+      }
+      case "response.reasoning_summary_part.added": {
+        const e = event as WireSummaryPartEvent;
+        items.summaryPartAdded(outputIndexOf(e), e.item_id, summaryIndexOf(e.summary_index));
+        return;
+      }
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta": {
+        const e = event as WireReasoningDeltaEvent;
+        const delta = stringField(e.delta, "delta");
+        const summaryIndex =
+          type === "response.reasoning_summary_text.delta" ? summaryIndexOf(e.summary_index) : undefined;
+        items.reasoningDelta(outputIndexOf(e), e.item_id, summaryIndex, delta);
+        return;
+      }
+      case "response.function_call_arguments.delta":
+        items.argumentsDelta(stringField((event as WireArgumentsDeltaEvent).delta, "delta"));
+        return;
+      case "response.function_call_arguments.done":
+        items.argumentsDone((event as WireArgumentsDoneEvent).arguments);
+        return;
+      case "response.completed":
+      case "response.incomplete":
+      case "response.failed":
+        this.terminal(type, responseOf(event));
+        return;
+      case "error":
+        this.providerError(event as WireErrorEvent);
+        return;
+      default:
+        // Progress events of built-in tools, annotations, audio, ...: nothing to normalize.
+        return;
+    }
+  }
+
+  private terminal(type: WireLifecycleEvent["type"], response: WireResponse): void {
+    const failed = type === "response.failed";
+    // A failed response's unfinished item is aborted (by the writer), not kept as if complete.
+    if (failed) this.items.forget();
+    else this.items.closeItem();
+    this.writer.started(stringOr(response.id), stringOr(response.model));
+    if (typeof response.usage === "object" && response.usage !== null) {
+      this.writer.usage(normalizeUsage(response.usage));
+    }
+    const status = typeof response.status === "string" ? response.status : type.slice("response.".length);
+    const details = response.incomplete_details ?? undefined;
+    const extra = details !== undefined ? { incompleteDetails: details } : undefined;
+    if (!failed) {
+      this.writer.finish(this.stopReason(type, response), status, extra);
+    } else if (this.reportedError) {
+      this.writer.fail(this.reportedError, status, true);
+    } else {
+      this.writer.error(errorFromFailedResponse(response));
+      this.writer.finish("error", status, extra);
+    }
+  }
+
+  private stopReason(type: WireLifecycleEvent["type"], response: WireResponse): StopReason {
+    if (type === "response.incomplete") {
+      const reason = response.incomplete_details?.reason;
+      if (reason === "max_output_tokens") return "max_tokens";
+      if (reason === "content_filter") return "refusal";
+    }
+    // Completed (or incomplete for another reason): the model's own content decides.
+    if (this.items.sawToolCall) return "tool_use";
+    if (this.items.sawRefusal) return "refusal";
+    return "end_turn";
+  }
+
+  private providerError(event: WireErrorEvent): void {
+    const info = errorFromEvent(event);
+    this.items.forget();
+    this.writer.error(info);
+    this.reportedError ??= info;
+  }
+
+  private malformed(what: string, data: string): void {
+    const excerpt = data.length > EXCERPT_LENGTH ? `${data.slice(0, EXCERPT_LENGTH)}…` : data;
+    this.writer.fail({
+      kind: "stream",
+      message: `malformed openai-responses event (${what}): ${excerpt}`,
+      raw: data,
+    });
+  }
+}
