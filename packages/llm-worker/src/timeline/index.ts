@@ -1,0 +1,19 @@
+/** The Timeline layer (seed 002): Kind / Handler dispatch with per-block scopes, and collectors. */
+export type * from "./event.js";
+export type * from "./handler.js";
+export { type HandlerFailure, TimelineHandlerError } from "./handler-error.js";
+export {
+  TextBlockCollector,
+  type TextCollectorScope,
+} from "./text-block-collector.js";
+export {
+  type CollectedThinking,
+  ThinkingBlockCollector,
+  type ThinkingCollectorScope,
+} from "./thinking-block-collector.js";
+export { Timeline } from "./timeline.js";
+export {
+  type CollectedToolCall,
+  ToolCallCollector,
+  type ToolCallCollectorScope,
+} from "./tool-call-collector.js";
