@@ -1,0 +1,257 @@
+import { decodeStream } from "./decode.js";
+import { LlmError } from "./errors.js";
+import type { ErrorInfo, Event } from "./event.js";
+import { EventWriter } from "./event-writer.js";
+import type { SchemeName } from "./item.js";
+import type { Request } from "./request.js";
+import { collectResponse, type Response } from "./response.js";
+import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
+import { getScheme } from "./schemes/index.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  isRetryableError,
+  type OpenResponse,
+  Retrier,
+  type RetryNotice,
+  type RetryPolicy,
+  sendWithRetries,
+  type TransportOptions,
+} from "./transport.js";
+
+export type { RetryNotice, RetryPolicy } from "./transport.js";
+export { DEFAULT_RETRY_POLICY } from "./transport.js";
+
+/** Options of `client.stream` and `client.complete`. */
+export interface CallOptions {
+  /** Ends the request at once, backoff waits included; the stream then ends `cancelled`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A model behind one provider. Later layers (the Worker) depend on this interface only, so tests and
+ * embedders can provide their own.
+ */
+export interface LlmClient {
+  readonly scheme: SchemeName;
+  readonly model: string;
+  /**
+   * The response as events. Never throws: any failure is an `error` event followed by the final
+   * status (`failed`, or `cancelled` after an abort). Failures before the first event reached the
+   * consumer are retried per the retry policy; once an event was delivered, never.
+   */
+  stream(request: Request, options?: CallOptions): AsyncIterable<Event>;
+  /** The same stream gathered into one `Response` (a failure is in `status` and `error`, not thrown). */
+  complete(request: Request, options?: CallOptions): Promise<Response>;
+}
+
+export interface ClientOptions {
+  /** A scheme name, or a `Scheme` of your own. */
+  scheme: SchemeName | Scheme;
+  /** Default model; `request.model` overrides it per request. */
+  model: string;
+  /** Defaults to the scheme's base URL variable (`ANTHROPIC_BASE_URL`, `OLLAMA_HOST`, ...), then its default. */
+  baseURL?: string;
+  /** Defaults to the scheme's key variable (`ANTHROPIC_API_KEY`, ...). */
+  apiKey?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  retry?: Partial<RetryPolicy>;
+  /** Longest silence between two body chunks (default 60 s). */
+  idleTimeoutMs?: number;
+  /** Longest wait for the response headers (default 120 s). */
+  headersTimeoutMs?: number;
+  /** Defaults to the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Told before each retry's wait. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/**
+ * Makes a client. A missing API key is a configuration error, known before any request, so it is
+ * thrown here (an `LlmError` of kind `authentication` naming the variable) rather than reported by
+ * every later stream. Every scheme but Ollama needs a key.
+ */
+export function createClient(options: ClientOptions): LlmClient {
+  const scheme = typeof options.scheme === "string" ? getScheme(options.scheme) : options.scheme;
+  const endpoint = resolveEndpoint(scheme, options);
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const transport: TransportOptions = {
+    ...(options.idleTimeoutMs !== undefined && { idleTimeoutMs: options.idleTimeoutMs }),
+    ...(options.headersTimeoutMs !== undefined && { headersTimeoutMs: options.headersTimeoutMs }),
+    ...(options.fetch !== undefined && { fetch: options.fetch }),
+  };
+  const client: LlmClient = {
+    scheme: scheme.name,
+    model: options.model,
+    stream: (request, call) =>
+      streamResponse(scheme, endpoint, request, policy, transport, options.onRetry, call),
+    complete: (request, call) => collectResponse(client.stream(request, call), scheme.name),
+  };
+  return client;
+}
+
+function resolveEndpoint(scheme: Scheme, options: ClientOptions): Endpoint {
+  const env = process.env;
+  const keyVariable = scheme.env.apiKey;
+  const apiKey = options.apiKey ?? (keyVariable ? nonEmpty(env[keyVariable]) : undefined);
+  if (apiKey === undefined && keyVariable !== undefined && scheme.name !== "ollama") {
+    throw new LlmError({
+      kind: "authentication",
+      message: `no API key for ${scheme.name}: set ${keyVariable} or pass apiKey to createClient`,
+    });
+  }
+  const urlVariable = scheme.env.baseURL;
+  const fromEnv = urlVariable ? nonEmpty(env[urlVariable]) : undefined;
+  const baseURL = normalizeBaseURL(options.baseURL ?? fromEnv ?? scheme.defaultBaseURL);
+  return {
+    model: options.model,
+    baseURL,
+    ...(apiKey !== undefined && { apiKey }),
+    ...(options.headers !== undefined && { headers: options.headers }),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+/** `OLLAMA_HOST` is often a bare `host:port`; a trailing slash would double the path's. */
+function normalizeBaseURL(url: string): string {
+  const withScheme = url.includes("://") ? url : `http://${url}`;
+  return withScheme.replace(/\/+$/, "");
+}
+
+async function* streamResponse(
+  scheme: Scheme,
+  endpoint: Endpoint,
+  request: Request,
+  policy: RetryPolicy,
+  transport: TransportOptions,
+  onRetry: ((notice: RetryNotice) => void) | undefined,
+  call: CallOptions | undefined,
+): AsyncGenerator<Event, void, undefined> {
+  const signal = call?.signal;
+  let http: HttpRequest;
+  try {
+    http = scheme.buildHttpRequest(request, { ...endpoint, model: request.model ?? endpoint.model });
+  } catch (err) {
+    yield* failureEvents({
+      kind: "invalid_request",
+      message: `could not build the request: ${messageOf(err)}`,
+    });
+    return;
+  }
+  const attemptOptions: TransportOptions = { ...transport, ...(signal !== undefined && { signal }) };
+  const retrier = new Retrier(policy, {
+    ...(signal !== undefined && { signal }),
+    ...(onRetry !== undefined && { onRetry }),
+  });
+  for (;;) {
+    const sent = await sendWithRetries(http, attemptOptions, retrier);
+    if (!sent.ok) {
+      yield* failureEvents(sent.error.toInfo());
+      return;
+    }
+    const attempt = yield* playAttempt(scheme, sent.response);
+    if (attempt.delivered) return;
+    const verdict = await retrier.afterFailure({
+      error: new LlmError(attempt.error),
+      retryable: isRetryableError(attempt.error),
+    });
+    if (verdict !== "retry") {
+      yield* failureEvents(verdict.toInfo());
+      return;
+    }
+  }
+}
+
+type AttemptResult = { delivered: true } | { delivered: false; error: ErrorInfo };
+
+/**
+ * Decodes one response body. Events that say nothing yet (`started`, pings) are held back until the
+ * first one that does: if that is a retryable error, the attempt is dropped unseen and the caller may
+ * retry; otherwise everything flows through. Also keeps the stream contract should a decoder break it.
+ */
+async function* playAttempt(
+  scheme: Scheme,
+  response: OpenResponse,
+): AsyncGenerator<Event, AttemptResult, undefined> {
+  const held: Event[] = [];
+  let delivered = false;
+  let finished = false;
+  let openBlock: Extract<Event, { type: "block_start" }> | undefined;
+  try {
+    for await (const event of decodeStream(scheme, response.body)) {
+      if (!delivered) {
+        if (event.type === "ping" || (event.type === "status" && event.status === "started")) {
+          held.push(event);
+          continue;
+        }
+        if (event.type === "error" && isRetryableError(event)) {
+          const { type: _type, ...error } = event;
+          return { delivered: false, error: withRequestId(error, response.requestId) };
+        }
+        delivered = true;
+        yield* held;
+      }
+      if (event.type === "error" && event.requestId === undefined && response.requestId !== undefined) {
+        event.requestId = response.requestId;
+      } else if (event.type === "block_start") {
+        openBlock = event;
+      } else if (event.type === "block_stop" || event.type === "block_abort") {
+        openBlock = undefined;
+      } else if (event.type === "status" && event.status !== "started") {
+        finished = true;
+      }
+      yield event;
+    }
+  } catch (err) {
+    // decodeStream turns body failures into events; reaching here means a scheme threw.
+    const info: ErrorInfo = {
+      kind: "stream",
+      message: `the ${scheme.name} decoder failed: ${messageOf(err)}`,
+    };
+    if (!delivered) return { delivered: false, error: info };
+    yield* brokenContractEnd(info, openBlock);
+    return { delivered: true };
+  }
+  if (!delivered) yield* held;
+  if (!finished) {
+    yield* brokenContractEnd(
+      { kind: "stream", message: "the stream ended without a final status" },
+      openBlock,
+    );
+  }
+  return { delivered: true };
+}
+
+function* brokenContractEnd(
+  info: ErrorInfo,
+  openBlock: Extract<Event, { type: "block_start" }> | undefined,
+): Generator<Event> {
+  if (openBlock) {
+    yield {
+      type: "block_abort",
+      index: openBlock.index,
+      blockType: openBlock.blockType,
+      reason: info.message,
+    };
+  }
+  yield { type: "error", ...info };
+  yield { type: "status", status: "failed", stopReason: "error", rawStopReason: null };
+}
+
+function withRequestId(info: ErrorInfo, requestId: string | undefined): ErrorInfo {
+  return info.requestId === undefined && requestId !== undefined ? { ...info, requestId } : info;
+}
+
+/** A whole stream for a failure before any event: `started`, the error, the final status. */
+function failureEvents(info: ErrorInfo): Event[] {
+  const events: Event[] = [];
+  new EventWriter((event) => events.push(event)).fail(info);
+  return events;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { errorFromResponse } from "./http-error.js";
+
+describe("errorFromResponse", () => {
+  const error = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    errorFromResponse(
+      status,
+      "",
+      new Headers(headers),
+      typeof body === "string" ? body : JSON.stringify(body),
+    ).toInfo();
+
+  it("reads Anthropic's error body and request id", () => {
+    const body = { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } };
+    expect(error(401, body, { "request-id": "req_1" })).toEqual({
+      kind: "authentication",
+      message: "invalid x-api-key",
+      code: "authentication_error",
+      status: 401,
+      requestId: "req_1",
+      raw: body,
+    });
+  });
+
+  it("reads OpenAI's error body and refines a 400 by its message", () => {
+    const body = {
+      error: {
+        message: "This model's maximum context length is 128000 tokens.",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "context_length_exceeded",
+      },
+    };
+    const info = error(400, body, { "x-request-id": "req_2" });
+    expect(info).toMatchObject({
+      kind: "context_too_long",
+      code: "context_length_exceeded",
+      requestId: "req_2",
+    });
+  });
+
+  it("reads Gemini's error object or array, and knows its bad-key 400", () => {
+    const body = {
+      error: {
+        code: 400,
+        message: "API key not valid. Please pass a valid API key.",
+        status: "INVALID_ARGUMENT",
+        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID" }],
+      },
+    };
+    expect(error(400, [body])).toMatchObject({ kind: "authentication", code: "INVALID_ARGUMENT" });
+    const overloaded = { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } };
+    expect(error(503, overloaded)).toMatchObject({ kind: "overloaded", message: "The model is overloaded." });
+  });
+
+  it("reads Ollama's error string", () => {
+    expect(error(404, { error: 'model "llama9" not found, try pulling it first' })).toMatchObject({
+      kind: "not_found",
+      message: 'model "llama9" not found, try pulling it first',
+    });
+  });
+
+  it("keeps a body that is not JSON as raw and says the status", () => {
+    const info = errorFromResponse(502, "Bad Gateway", new Headers(), "<html>bad gateway</html>").toInfo();
+    expect(info).toMatchObject({
+      kind: "server",
+      message: "HTTP 502 Bad Gateway",
+      raw: "<html>bad gateway</html>",
+    });
+  });
+});

@@ -1,0 +1,87 @@
+import { errorKindFromCode, errorKindFromStatus } from "./error-kind.js";
+import { LlmError } from "./errors.js";
+import type { ErrorKind } from "./event.js";
+
+/** The request id a provider put on its response: `request-id` (Anthropic) or `x-request-id` (OpenAI). */
+export function requestIdOf(headers: Headers): string | undefined {
+  return headers.get("request-id") ?? headers.get("x-request-id") ?? undefined;
+}
+
+/**
+ * Turns an error response into an `LlmError`: the kind from the status, refined by the provider's
+ * body (Anthropic `{type:"error", error:{type,message}}`, OpenAI `{error:{message,type,code}}`,
+ * Gemini `{error:{code,message,status}}` or an array of it, Ollama `{error:"..."}`).
+ */
+export function errorFromResponse(
+  status: number,
+  statusText: string,
+  headers: Headers,
+  text: string,
+): LlmError {
+  const raw = parseBody(text);
+  const details = providerErrorDetails(raw);
+  const message = details.message ?? `HTTP ${status}${statusText ? ` ${statusText}` : ""}`;
+  const requestId = requestIdOf(headers);
+  return new LlmError({
+    kind: refineKind(errorKindFromStatus(status, message), details),
+    message,
+    status,
+    ...(details.code !== undefined && { code: details.code }),
+    ...(requestId !== undefined && { requestId }),
+    ...(raw !== undefined && { raw }),
+  });
+}
+
+interface ProviderErrorDetails {
+  message?: string;
+  code?: string;
+  /** Gemini `details[].reason` (`API_KEY_INVALID`, ...). */
+  reason?: string;
+}
+
+function refineKind(byStatus: ErrorKind, details: ProviderErrorDetails): ErrorKind {
+  // Only a generic status is refined: Gemini answers a bad key with 400 INVALID_ARGUMENT.
+  if (byStatus !== "invalid_request") return byStatus;
+  if (details.reason === "API_KEY_INVALID") return "authentication";
+  const byCode = errorKindFromCode(details.code, details.message ?? "");
+  return byCode === "invalid_request" ? byStatus : byCode;
+}
+
+function parseBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function providerErrorDetails(raw: unknown): ProviderErrorDetails {
+  const body = Array.isArray(raw) ? raw[0] : raw;
+  if (!isObject(body)) return {};
+  const error = body.error;
+  if (typeof error === "string") return { message: error };
+  if (!isObject(error)) return stringField(body, "message") ? { message: body.message as string } : {};
+  const details: ProviderErrorDetails = {};
+  const message = stringField(error, "message");
+  if (message !== undefined) details.message = message;
+  // OpenAI `code` (string; may be null), Gemini `status` (its numeric `code` is the HTTP status), Anthropic `type`.
+  const code = stringField(error, "code") ?? stringField(error, "status") ?? stringField(error, "type");
+  if (code !== undefined) details.code = code;
+  if (Array.isArray(error.details)) {
+    for (const detail of error.details) {
+      const reason = isObject(detail) ? stringField(detail, "reason") : undefined;
+      if (reason !== undefined) details.reason = reason;
+    }
+  }
+  return details;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function stringField(value: Record<string, unknown>, key: string): string | undefined {
+  const field = value[key];
+  return typeof field === "string" && field !== "" ? field : undefined;
+}
