@@ -1,20 +1,15 @@
-import { decodeStream } from "./decode.js";
 import { LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
-import { EventWriter } from "./event-writer.js";
 import type { SchemeName } from "./item.js";
 import type { Request } from "./request.js";
 import { collectResponse, type Response } from "./response.js";
+import { streamResponse } from "./response-stream.js";
 import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
 import { getScheme } from "./schemes/index.js";
 import {
   DEFAULT_RETRY_POLICY,
-  isRetryableError,
-  type OpenResponse,
-  Retrier,
   type RetryNotice,
   type RetryPolicy,
-  sendWithRetries,
   type TransportOptions,
 } from "./transport.js";
 
@@ -84,10 +79,25 @@ export function createClient(options: ClientOptions): LlmClient {
     scheme: scheme.name,
     model: options.model,
     stream: (request, call) =>
-      streamResponse(scheme, endpoint, request, policy, transport, options.onRetry, call),
+      streamResponse({
+        scheme,
+        http: buildRequest(scheme, endpoint, request),
+        policy,
+        transport,
+        ...(options.onRetry !== undefined && { onRetry: options.onRetry }),
+        ...(call?.signal !== undefined && { signal: call.signal }),
+      }),
     complete: (request, call) => collectResponse(client.stream(request, call), scheme.name),
   };
   return client;
+}
+
+function buildRequest(scheme: Scheme, endpoint: Endpoint, request: Request): HttpRequest | ErrorInfo {
+  try {
+    return scheme.buildHttpRequest(request, { ...endpoint, model: request.model ?? endpoint.model });
+  } catch (err) {
+    return { kind: "invalid_request", message: `could not build the request: ${messageOf(err)}` };
+  }
 }
 
 function resolveEndpoint(scheme: Scheme, options: ClientOptions): Endpoint {
@@ -119,137 +129,6 @@ function nonEmpty(value: string | undefined): string | undefined {
 function normalizeBaseURL(url: string): string {
   const withScheme = url.includes("://") ? url : `http://${url}`;
   return withScheme.replace(/\/+$/, "");
-}
-
-async function* streamResponse(
-  scheme: Scheme,
-  endpoint: Endpoint,
-  request: Request,
-  policy: RetryPolicy,
-  transport: TransportOptions,
-  onRetry: ((notice: RetryNotice) => void) | undefined,
-  call: CallOptions | undefined,
-): AsyncGenerator<Event, void, undefined> {
-  const signal = call?.signal;
-  let http: HttpRequest;
-  try {
-    http = scheme.buildHttpRequest(request, { ...endpoint, model: request.model ?? endpoint.model });
-  } catch (err) {
-    yield* failureEvents({
-      kind: "invalid_request",
-      message: `could not build the request: ${messageOf(err)}`,
-    });
-    return;
-  }
-  const attemptOptions: TransportOptions = { ...transport, ...(signal !== undefined && { signal }) };
-  const retrier = new Retrier(policy, {
-    ...(signal !== undefined && { signal }),
-    ...(onRetry !== undefined && { onRetry }),
-  });
-  for (;;) {
-    const sent = await sendWithRetries(http, attemptOptions, retrier);
-    if (!sent.ok) {
-      yield* failureEvents(sent.error.toInfo());
-      return;
-    }
-    const attempt = yield* playAttempt(scheme, sent.response);
-    if (attempt.delivered) return;
-    const verdict = await retrier.afterFailure({
-      error: new LlmError(attempt.error),
-      retryable: isRetryableError(attempt.error),
-    });
-    if (verdict !== "retry") {
-      yield* failureEvents(verdict.toInfo());
-      return;
-    }
-  }
-}
-
-type AttemptResult = { delivered: true } | { delivered: false; error: ErrorInfo };
-
-/**
- * Decodes one response body. Events that say nothing yet (`started`, pings) are held back until the
- * first one that does: if that is a retryable error, the attempt is dropped unseen and the caller may
- * retry; otherwise everything flows through. Also keeps the stream contract should a decoder break it.
- */
-async function* playAttempt(
-  scheme: Scheme,
-  response: OpenResponse,
-): AsyncGenerator<Event, AttemptResult, undefined> {
-  const held: Event[] = [];
-  let delivered = false;
-  let finished = false;
-  let openBlock: Extract<Event, { type: "block_start" }> | undefined;
-  try {
-    for await (const event of decodeStream(scheme, response.body)) {
-      if (!delivered) {
-        if (event.type === "ping" || (event.type === "status" && event.status === "started")) {
-          held.push(event);
-          continue;
-        }
-        if (event.type === "error" && isRetryableError(event)) {
-          const { type: _type, ...error } = event;
-          return { delivered: false, error: withRequestId(error, response.requestId) };
-        }
-        delivered = true;
-        yield* held;
-      }
-      if (event.type === "error" && event.requestId === undefined && response.requestId !== undefined) {
-        event.requestId = response.requestId;
-      } else if (event.type === "block_start") {
-        openBlock = event;
-      } else if (event.type === "block_stop" || event.type === "block_abort") {
-        openBlock = undefined;
-      } else if (event.type === "status" && event.status !== "started") {
-        finished = true;
-      }
-      yield event;
-    }
-  } catch (err) {
-    // decodeStream turns body failures into events; reaching here means a scheme threw.
-    const info: ErrorInfo = {
-      kind: "stream",
-      message: `the ${scheme.name} decoder failed: ${messageOf(err)}`,
-    };
-    if (!delivered) return { delivered: false, error: info };
-    yield* brokenContractEnd(info, openBlock);
-    return { delivered: true };
-  }
-  if (!delivered) yield* held;
-  if (!finished) {
-    yield* brokenContractEnd(
-      { kind: "stream", message: "the stream ended without a final status" },
-      openBlock,
-    );
-  }
-  return { delivered: true };
-}
-
-function* brokenContractEnd(
-  info: ErrorInfo,
-  openBlock: Extract<Event, { type: "block_start" }> | undefined,
-): Generator<Event> {
-  if (openBlock) {
-    yield {
-      type: "block_abort",
-      index: openBlock.index,
-      blockType: openBlock.blockType,
-      reason: info.message,
-    };
-  }
-  yield { type: "error", ...info };
-  yield { type: "status", status: "failed", stopReason: "error", rawStopReason: null };
-}
-
-function withRequestId(info: ErrorInfo, requestId: string | undefined): ErrorInfo {
-  return info.requestId === undefined && requestId !== undefined ? { ...info, requestId } : info;
-}
-
-/** A whole stream for a failure before any event: `started`, the error, the final status. */
-function failureEvents(info: ErrorInfo): Event[] {
-  const events: Event[] = [];
-  new EventWriter((event) => events.push(event)).fail(info);
-  return events;
 }
 
 function messageOf(err: unknown): string {

@@ -1,47 +1,95 @@
+import { batchIterator } from "./batch-iterator.js";
 import { LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
-import { createFramer } from "./framing.js";
+import { createFramer, type Framer } from "./framing.js";
 import type { SchemeName } from "./item.js";
-import type { Scheme } from "./scheme.js";
+import type { Scheme, StreamDecoder } from "./scheme.js";
 import { getScheme } from "./schemes/index.js";
 
 /**
- * Decodes a raw response body (a recorded one, or a live one from the transport) into events.
- * Never throws: an error from the body itself (a reset, an abort, an idle timeout) becomes an
- * `error` event and the final status. Stops reading once the stream is complete.
+ * One response body → events, synchronously: write chunks, then `end()` or `fail()`, and `take()`
+ * the events decoded so far. The async layers (`decodeStream`, the client) only move bytes in and
+ * batches out.
  */
-export async function* decodeStream(
-  scheme: SchemeName | Scheme,
-  body: AsyncIterable<Uint8Array>,
-): AsyncGenerator<Event, void, undefined> {
-  const s = typeof scheme === "string" ? getScheme(scheme) : scheme;
-  const pending: Event[] = [];
-  const decoder = s.createDecoder((event) => pending.push(event));
-  const framer = createFramer(s.framing, (frame) => {
-    if (!decoder.done) decoder.push(frame);
-  });
-  const iterator = body[Symbol.asyncIterator]();
+export class BodyDecoder {
+  private pending: Event[] = [];
+  private readonly decoder: StreamDecoder;
+  private readonly framer: Framer;
+
+  constructor(scheme: Scheme) {
+    this.decoder = scheme.createDecoder((event) => this.pending.push(event));
+    this.framer = createFramer(scheme.framing, (frame) => {
+      if (!this.decoder.done) this.decoder.push(frame);
+    });
+  }
+
+  /** The final status has been decoded: the rest of the body is not needed. */
+  get done(): boolean {
+    return this.decoder.done;
+  }
+
+  write(chunk: Uint8Array): void {
+    this.framer.write(chunk);
+  }
+
+  end(): void {
+    this.framer.close();
+    this.decoder.end();
+  }
+
+  fail(error: ErrorInfo): void {
+    this.decoder.fail(error);
+  }
+
+  take(): Event[] {
+    const events = this.pending;
+    this.pending = [];
+    return events;
+  }
+}
+
+/**
+ * Reads the next batch of events from a body; `undefined` once the stream is complete. Never
+ * throws for the body's sake: an error from the body itself (a reset, an abort, an idle timeout)
+ * becomes an `error` event and the final status.
+ */
+export async function pullEvents(
+  decoder: BodyDecoder,
+  body: AsyncIterator<Uint8Array>,
+): Promise<Event[] | undefined> {
+  if (decoder.done) {
+    const rest = decoder.take();
+    return rest.length > 0 ? rest : undefined;
+  }
+  let next: IteratorResult<Uint8Array>;
   try {
-    while (!decoder.done) {
-      const next = await iterator.next();
-      if (next.done) {
-        framer.close();
-        decoder.end();
-        break;
-      }
-      framer.write(next.value);
-      if (pending.length > 0) {
-        for (let i = 0; i < pending.length; i++) yield pending[i] as Event;
-        pending.length = 0;
-      }
-    }
+    next = await body.next();
   } catch (err) {
     decoder.fail(errorInfoOf(err));
-  } finally {
-    // Releases the body when we stop early (stream complete, consumer gone); a no-op after its end.
-    await iterator.return?.();
+    return decoder.take();
   }
-  for (const event of pending) yield event;
+  // Outside the try: a decoder that throws is a bug of ours, not the body's, and must not pass for one.
+  if (next.done) decoder.end();
+  else decoder.write(next.value);
+  return decoder.take();
+}
+
+/**
+ * Decodes a raw response body (a recorded one, or a live one) into events. Never throws; stops
+ * reading once the stream is complete and releases the body when the consumer stops early.
+ */
+export function decodeStream(
+  scheme: SchemeName | Scheme,
+  body: AsyncIterable<Uint8Array>,
+): AsyncIterableIterator<Event> {
+  const decoder = new BodyDecoder(typeof scheme === "string" ? getScheme(scheme) : scheme);
+  const iterator = body[Symbol.asyncIterator]();
+  return batchIterator(
+    () => pullEvents(decoder, iterator),
+    async () => {
+      await iterator.return?.();
+    },
+  );
 }
 
 /** What a thrown value means for a stream: aborts and our own errors keep their kind; the rest is network. */
