@@ -1,0 +1,29 @@
+import type { ErrorEvent, UsageEvent } from "../llm-client/event.js";
+import type { ToolResultItem } from "../llm-client/item.js";
+import type { Response, ToolCall } from "../llm-client/response.js";
+import type { WorkerResult } from "./result.js";
+
+/**
+ * What a Worker tells the outside, for UIs and logs (seed 001, "Worker Event API"). Block deltas
+ * come from the Timeline; the `*_complete`, turn and tool-execution events are the Worker's own.
+ * A turn is one request to the model and its response.
+ */
+export type WorkerEvent =
+  | { type: "run_start"; input: string }
+  | { type: "turn_start"; turn: number }
+  | { type: "text_delta"; index: number; text: string }
+  | { type: "text_complete"; index: number; text: string }
+  | { type: "thinking_delta"; index: number; text: string }
+  | { type: "thinking_complete"; index: number; text: string }
+  | { type: "tool_call_start"; index: number; callId: string; name: string }
+  | { type: "tool_call_delta"; index: number; callId: string; json: string }
+  | { type: "tool_call_complete"; call: ToolCall }
+  | { type: "usage"; usage: Omit<UsageEvent, "type"> }
+  | { type: "error"; error: Omit<ErrorEvent, "type"> }
+  | { type: "turn_end"; turn: number; response: Response }
+  | { type: "tool_start"; call: ToolCall }
+  | { type: "tool_end"; call: ToolCall; result: ToolResultItem; durationMs: number }
+  | { type: "run_end"; result: WorkerResult };
+
+export type WorkerEventType = WorkerEvent["type"];
+export type WorkerEventOf<T extends WorkerEventType> = Extract<WorkerEvent, { type: T }>;

@@ -1,0 +1,14 @@
+export type * from "./events.js";
+export { HookError } from "./hook-runner.js";
+export type * from "./hooks.js";
+export { addUsage, type WorkerError, type WorkerResult } from "./result.js";
+export * from "./tool.js";
+export {
+  type CacheLockedWorker,
+  type GenerationSettings,
+  type RunOptions,
+  Worker,
+  type WorkerApi,
+  type WorkerOptions,
+} from "./worker.js";
+export { WorkerEvents, type WorkerSubscriber } from "./worker-events.js";

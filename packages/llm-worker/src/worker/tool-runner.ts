@@ -1,0 +1,111 @@
+import type { ToolResultItem } from "../llm-client/item.js";
+import type { ToolCall } from "../llm-client/response.js";
+import type { BlobStore } from "../tool-output/blob-store.js";
+import { toHistoryResult } from "../tool-output/history-result.js";
+import type { Tool, ToolResultValue } from "./tool.js";
+
+export interface ToolRunOptions {
+  /** The run's signal: aborting it stops waiting for the tool at once. */
+  signal: AbortSignal;
+  defaultTimeoutMs: number;
+  blobStore?: BlobStore;
+}
+
+/**
+ * Runs one call and always returns a result for history: every failure — unknown tool, arguments
+ * that are not JSON or do not match the schema, a throw, a timeout, a cancellation — becomes an error
+ * result the model can read and act on, never an exception.
+ */
+export async function runTool(
+  tools: ReadonlyMap<string, Tool>,
+  call: ToolCall,
+  options: ToolRunOptions,
+): Promise<ToolResultItem> {
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const names = [...tools.keys()].join(", ") || "none";
+    return errorResult(call, `unknown tool "${call.name}"; the tools you can call are: ${names}`);
+  }
+  if (call.parseError !== undefined) {
+    return errorResult(call, `${call.parseError}. Call ${call.name} again with a JSON object as arguments.`);
+  }
+  const parsed = tool.parseArguments(call.arguments);
+  if (!parsed.ok)
+    return errorResult(call, `${parsed.error}. Call ${call.name} again with corrected arguments.`);
+
+  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
+  const outcome = await executeBounded(tool, parsed.value, call, options.signal, timeoutMs);
+  if (outcome.kind === "cancelled") return cancelledResult(call);
+  if (outcome.kind === "timeout") return errorResult(call, `${call.name} timed out after ${timeoutMs} ms`);
+  if (outcome.kind === "threw") return errorResult(call, `${call.name} failed: ${outcome.message}`);
+  try {
+    const { content, summary } = await toHistoryResult(outcome.value, options.blobStore);
+    return { type: "tool_result", callId: call.id, name: call.name, summary, content };
+  } catch (err) {
+    return errorResult(call, `${call.name} returned a result that could not be stored: ${messageOf(err)}`);
+  }
+}
+
+type Outcome =
+  | { kind: "ok"; value: ToolResultValue }
+  | { kind: "threw"; message: string }
+  | { kind: "timeout" }
+  | { kind: "cancelled" };
+
+/**
+ * Races the tool against its timeout and the run's signal. The tool's own signal aborts on either,
+ * so a well-behaved tool stops its work; one that ignores it is no longer waited for.
+ */
+function executeBounded(
+  tool: Tool,
+  args: unknown,
+  call: ToolCall,
+  runSignal: AbortSignal,
+  timeoutMs: number,
+): Promise<Outcome> {
+  if (runSignal.aborted) return Promise.resolve({ kind: "cancelled" });
+  const controller = new AbortController();
+  return new Promise<Outcome>((resolve) => {
+    let settled = false;
+    const settle = (outcome: Outcome): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      runSignal.removeEventListener("abort", onAbort);
+      if (outcome.kind !== "ok") controller.abort(new Error(outcome.kind));
+      resolve(outcome);
+    };
+    const onAbort = (): void => settle({ kind: "cancelled" });
+    const timer = setTimeout(() => settle({ kind: "timeout" }), timeoutMs);
+    runSignal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve()
+      .then(() => tool.execute(args, { signal: controller.signal, callId: call.id, toolName: call.name }))
+      .then(
+        (value) => settle({ kind: "ok", value }),
+        (err: unknown) => settle({ kind: "threw", message: messageOf(err) }),
+      );
+  });
+}
+
+export function errorResult(call: Pick<ToolCall, "id" | "name">, message: string): ToolResultItem {
+  return {
+    type: "tool_result",
+    callId: call.id,
+    name: call.name,
+    summary: message,
+    content: message,
+    isError: true,
+  };
+}
+
+/** The result of a call that never ran or was stopped, so no call is left without an answer. */
+export function cancelledResult(
+  call: Pick<ToolCall, "id" | "name">,
+  reason = "the run was cancelled",
+): ToolResultItem {
+  return errorResult(call, `[cancelled: ${reason}; ${call.name} did not complete]`);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,135 @@
+import { z } from "zod";
+import type { JsonSchema, ToolDefinition } from "../llm-client/request.js";
+import type { ToolOutput } from "../tool-output/tool-output.js";
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  /** Aborted when the turn is cancelled or the tool's timeout passes: long work must honour it. */
+  signal: AbortSignal;
+  callId: string;
+  toolName: string;
+}
+
+export type ToolResultValue = string | ToolOutput;
+
+/**
+ * A tool the model can call (seed 001 `Tool`). Usually made with `tool()`; any object of this shape
+ * works (MCP tools, the `inspect` tool).
+ */
+export interface Tool<Args = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** The JSON Schema of the arguments, as sent to the provider. */
+  readonly inputSchema: JsonSchema;
+  /** Per-call time limit in milliseconds (the worker's default applies when absent). */
+  readonly timeoutMs?: number;
+  /** Checks raw arguments; an error message names the bad field so the model can correct it. */
+  parseArguments(raw: unknown): { ok: true; value: Args } | { ok: false; error: string };
+  execute(args: Args, context: ToolContext): Promise<ToolResultValue> | ToolResultValue;
+}
+
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  timeoutMs?: number;
+  execute(args: z.output<S>, context: ToolContext): Promise<ToolResultValue> | ToolResultValue;
+}
+
+/**
+ * Defines a tool from a zod schema: the TypeScript form of the seed's `#[tool]` macro. The JSON
+ * Schema comes from the schema, arguments are validated (defaults applied) before `execute`.
+ */
+export function tool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+  const inputSchema = toJsonSchema(spec.input);
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema,
+    ...(spec.timeoutMs !== undefined && { timeoutMs: spec.timeoutMs }),
+    parseArguments(raw) {
+      const result = spec.input.safeParse(raw);
+      return result.success
+        ? { ok: true, value: result.data }
+        : { ok: false, error: describeIssues(result.error) };
+    },
+    execute: (args, context) => spec.execute(args, context),
+  };
+}
+
+type MethodsOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];
+
+/**
+ * Tools from methods of an object that holds state (the seed's `MyApp` example): each listed method
+ * is called with the validated arguments and the tool context, bound to `target`.
+ *
+ * ```ts
+ * const tools = toolsFrom(app, {
+ *   getUser: { name: "get_user", description: "Find a user by id", input: z.object({ id: z.string() }) },
+ * });
+ * ```
+ */
+export function toolsFrom<T extends object>(
+  target: T,
+  methods: { [K in MethodsOf<T>]?: Omit<ToolSpec<z.ZodType>, "execute"> },
+): Tool[] {
+  return Object.entries(methods).map(([method, spec]) => {
+    const fn = (target as Record<string, unknown>)[method];
+    if (typeof fn !== "function") throw new TypeError(`toolsFrom: ${method} is not a method`);
+    const s = spec as Omit<ToolSpec<z.ZodType>, "execute">;
+    return tool({
+      ...s,
+      execute: (args, context) => fn.call(target, args, context) as Promise<ToolResultValue>,
+    });
+  }) as Tool[];
+}
+
+/** The JSON Schema of a zod schema as providers accept it (no `$schema`). */
+export function toJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+  }) as JsonSchema;
+  return rest;
+}
+
+/**
+ * OpenAI strict function schemas: every property required (optional ones become nullable),
+ * `additionalProperties: false` on every object, no `default`.
+ */
+export function toStrictJsonSchema(schema: JsonSchema): JsonSchema {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== "object") return node;
+    const { default: _default, ...rest } = node as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(rest)) out[key] = visit(value);
+    if (out.type === "object" && out.properties && typeof out.properties === "object") {
+      const properties = out.properties as Record<string, Record<string, unknown>>;
+      const required = new Set((out.required as string[] | undefined) ?? []);
+      for (const [key, prop] of Object.entries(properties)) {
+        if (!required.has(key)) properties[key] = { anyOf: [prop, { type: "null" }] };
+      }
+      out.required = Object.keys(properties);
+      out.additionalProperties = false;
+    }
+    return out;
+  };
+  return visit(schema) as JsonSchema;
+}
+
+export function toolDefinition(t: Tool, options?: { strict?: boolean }): ToolDefinition {
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: options?.strict ? toStrictJsonSchema(t.inputSchema) : t.inputSchema,
+  };
+}
+
+function describeIssues(error: z.ZodError): string {
+  const issues = error.issues.map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join(".") : "(arguments)";
+    return `${path}: ${issue.message}`;
+  });
+  return `invalid arguments — ${issues.join("; ")}`;
+}

@@ -1,0 +1,431 @@
+import type { LlmClient } from "../llm-client/client.js";
+import type { Usage } from "../llm-client/event.js";
+import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
+import type { Request } from "../llm-client/request.js";
+import { type Response, ResponseAssembler } from "../llm-client/response.js";
+import type { BlobStore } from "../tool-output/blob-store.js";
+import { EventHub } from "./event-hub.js";
+import type { WorkerEvent } from "./events.js";
+import { firstAction, HookError, type HookStep, nameOf } from "./hook-runner.js";
+import type { Hook, Interceptor, PreRequestAction, PromptAction, TurnEndAction } from "./hooks.js";
+import { addUsage, type WorkerResult } from "./result.js";
+import { type Tool, toolDefinition } from "./tool.js";
+import { cancelledResult } from "./tool-runner.js";
+import { runToolStage, type ToolStage } from "./tool-stage.js";
+import { WorkerEvents } from "./worker-events.js";
+
+/** Request settings other than the conversation itself. */
+export type GenerationSettings = Omit<Request, "system" | "items" | "tools">;
+
+export interface WorkerOptions {
+  client: LlmClient;
+  system?: string;
+  tools?: readonly Tool[];
+  interceptors?: readonly Interceptor[];
+  hooks?: readonly Hook[];
+  /** Where large tool outputs go (seed 000); without one every output stays inline. */
+  blobStore?: BlobStore;
+  /** Requests per run, turn-end continuations included (default 50). */
+  maxTurns?: number;
+  /** A tool's time limit when it sets none (default 120 s). */
+  toolTimeoutMs?: number;
+  /** History to start from (a restored session). */
+  history?: readonly Item[];
+  generation?: GenerationSettings;
+  /** Send OpenAI-strict tool schemas (every property required, optional ones nullable). */
+  strictToolSchemas?: boolean;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+}
+
+/** What every Worker can do, cache-locked or not: run turns, read history, listen. */
+export interface WorkerApi extends WorkerEvents {
+  readonly history: readonly Item[];
+  readonly isRunning: boolean;
+  readonly isPaused: boolean;
+  run(input: string | Item[], options?: RunOptions): Promise<WorkerResult>;
+  resume(options?: RunOptions): Promise<WorkerResult>;
+  /** The events of one run as an async iterable, ending with `run_end` (which carries the result). */
+  stream(input: string | Item[], options?: RunOptions): AsyncIterable<WorkerEvent>;
+}
+
+/**
+ * A worker whose system prompt, tools and sent history can no longer change (seed 001's
+ * CacheLocked type-state): the provider's KV-cache prefix is never broken by accident. It has no
+ * method that could; `Worker`'s mutators also refuse at run time once locked.
+ */
+export interface CacheLockedWorker extends WorkerApi {
+  readonly locked: true;
+}
+
+type Stage = { at: "request"; resumeAfterStep?: number } | ({ at: "tools" } & ToolStage);
+
+/**
+ * Runs turns (seed 001 lifecycle): prompt-submit hooks, request and stream, every tool call
+ * through the before-tool hooks, the allowed ones in parallel, after-tool hooks, loop while the
+ * model calls tools, then turn-end hooks, which may add messages and continue.
+ */
+export class Worker extends WorkerEvents implements WorkerApi {
+  private readonly client: LlmClient;
+  private system: string | undefined;
+  private readonly tools = new Map<string, Tool>();
+  private readonly interceptors: readonly Interceptor[];
+  private readonly hooks: readonly Hook[];
+  private readonly names: { interceptors: string[]; hooks: string[] };
+  private readonly items: Item[];
+  private readonly options: WorkerOptions;
+  private paused: { stage: Stage; turns: number; usage: Usage } | undefined;
+  private running = false;
+  private lockedFlag = false;
+
+  constructor(options: WorkerOptions) {
+    super(new EventHub());
+    this.options = options;
+    this.client = options.client;
+    this.system = options.system;
+    for (const t of options.tools ?? []) this.tools.set(t.name, t);
+    this.interceptors = options.interceptors ?? [];
+    this.hooks = options.hooks ?? [];
+    this.names = {
+      interceptors: this.interceptors.map((x, i) => nameOf(x, "interceptor", i)),
+      hooks: this.hooks.map((x, i) => nameOf(x, "hook", i)),
+    };
+    this.items = [...(options.history ?? [])];
+  }
+
+  get history(): readonly Item[] {
+    return this.items;
+  }
+  get isRunning(): boolean {
+    return this.running;
+  }
+  get isPaused(): boolean {
+    return this.paused !== undefined;
+  }
+  get locked(): boolean {
+    return this.lockedFlag;
+  }
+
+  setSystemPrompt(system: string | undefined): void {
+    this.assertMutable("setSystemPrompt");
+    this.system = system;
+  }
+  addTool(tool: Tool): void {
+    this.assertMutable("addTool");
+    this.tools.set(tool.name, tool);
+  }
+  removeTool(name: string): void {
+    this.assertMutable("removeTool");
+    this.tools.delete(name);
+  }
+  /** Replaces the whole history (e.g. after compaction). */
+  replaceHistory(items: readonly Item[]): void {
+    this.assertMutable("replaceHistory");
+    this.items.splice(0, this.items.length, ...items);
+    this.paused = undefined;
+  }
+
+  /** Freezes the system prompt, the tools and the history prefix; see `CacheLockedWorker`. */
+  lock(): CacheLockedWorker {
+    this.lockedFlag = true;
+    return this as unknown as CacheLockedWorker;
+  }
+
+  async run(input: string | Item[], options: RunOptions = {}): Promise<WorkerResult> {
+    return this.exclusive(async () => {
+      this.paused = undefined;
+      const items: Item[] = typeof input === "string" ? [userMessage(input)] : [...input];
+      this.hub.emit({ type: "run_start", input: textOf(items) });
+      const submitted = await this.submitPrompt(items);
+      if (submitted) return submitted;
+      return this.loop({ at: "request" }, 0, {}, options.signal);
+    });
+  }
+
+  /** Continues a paused run past the point that paused it, without adding a user message. */
+  async resume(options: RunOptions = {}): Promise<WorkerResult> {
+    const paused = this.paused;
+    if (!paused) throw new Error("resume(): the worker is not paused");
+    return this.exclusive(async () => {
+      this.paused = undefined;
+      return this.loop(paused.stage, paused.turns, paused.usage, options.signal);
+    });
+  }
+
+  async *stream(input: string | Item[], options?: RunOptions): AsyncIterable<WorkerEvent> {
+    const events = this.hub.events((event) => event.type === "run_end");
+    const done = this.run(input, options);
+    done.catch(() => events.return?.());
+    yield* events;
+    await done;
+  }
+
+  private async exclusive(body: () => Promise<WorkerResult>): Promise<WorkerResult> {
+    if (this.running) throw new Error("a run is already in progress on this worker");
+    this.running = true;
+    let result: WorkerResult | undefined;
+    try {
+      result = await body();
+      return result;
+    } finally {
+      this.running = false;
+      if (result) this.hub.emit({ type: "run_end", result });
+    }
+  }
+
+  /** Prompt-submit hooks; the input enters history unless cancelled. Returns a result only if the run ends here. */
+  private async submitPrompt(items: Item[]): Promise<WorkerResult | undefined> {
+    const added: Item[] = [];
+    const text = textOf(items);
+    const steps: HookStep<PromptAction | { action: "continue_with"; items: Item[] }>[] = [
+      ...this.interceptors.flatMap((x, i) =>
+        x.onPromptSubmit
+          ? [{ name: this.names.interceptors[i] as string, run: () => x.onPromptSubmit?.({ items }) }]
+          : [],
+      ),
+      ...this.hooks.flatMap((x, i) =>
+        x.onPromptSubmit
+          ? [{ name: this.names.hooks[i] as string, run: () => x.onPromptSubmit?.({ text }) }]
+          : [],
+      ),
+    ];
+    try {
+      const decided = await firstAction("onPromptSubmit", steps, {
+        passThrough: (a) => {
+          if (a.action !== "continue_with") return false;
+          added.push(...a.items);
+          return true;
+        },
+      });
+      if (decided?.action.action === "cancel") {
+        return {
+          status: "cancelled",
+          reason: decided.action.reason ?? "cancelled",
+          by: decided.by,
+          usage: {},
+          turns: 0,
+        };
+      }
+    } catch (err) {
+      return failed(err, {}, 0);
+    }
+    this.items.push(...items, ...added);
+    return undefined;
+  }
+
+  private async loop(
+    start: Stage,
+    startTurns: number,
+    startUsage: Usage,
+    signal?: AbortSignal,
+  ): Promise<WorkerResult> {
+    let stage = start;
+    let turns = startTurns;
+    let usage = startUsage;
+    const maxTurns = this.options.maxTurns ?? 50;
+    const never = new AbortController().signal;
+    try {
+      for (;;) {
+        if (signal?.aborted)
+          return { status: "cancelled", reason: "aborted by the caller", by: "signal", usage, turns };
+        if (stage.at === "tools") {
+          const outcome = await runToolStage(stage, {
+            tools: this.tools,
+            interceptors: this.interceptors,
+            hooks: this.hooks,
+            names: this.names,
+            hub: this.hub,
+            run: {
+              signal: signal ?? never,
+              defaultTimeoutMs: this.options.toolTimeoutMs ?? 120_000,
+              ...(this.options.blobStore !== undefined && { blobStore: this.options.blobStore }),
+            },
+          });
+          if (outcome.kind === "paused") {
+            this.paused = { stage: { ...stage, resumeAfterStep: outcome.step }, turns, usage };
+            const pendingToolCalls = stage.calls.slice(stage.next);
+            return {
+              status: "paused",
+              reason: outcome.reason,
+              by: outcome.by,
+              pendingToolCalls,
+              usage,
+              turns,
+            };
+          }
+          this.items.push(...outcome.results);
+          if (outcome.kind === "aborted")
+            return { status: "cancelled", reason: outcome.reason, by: outcome.by, usage, turns };
+          if (signal?.aborted)
+            return { status: "cancelled", reason: "aborted by the caller", by: "signal", usage, turns };
+          stage = { at: "request" };
+          continue;
+        }
+
+        if (turns >= maxTurns) {
+          const message = `stopped after ${maxTurns} requests in one run (maxTurns); the history is intact, run again to go on`;
+          return { status: "failed", error: { kind: "max_turns", message, maxTurns }, usage, turns };
+        }
+        const request = this.buildRequest();
+        const pre = await this.preRequest(request, turns + 1, usage, stage.resumeAfterStep);
+        if (pre?.action.action === "cancel") {
+          return { status: "cancelled", reason: pre.action.reason ?? "cancelled", by: pre.by, usage, turns };
+        }
+        if (pre?.action.action === "yield") {
+          this.paused = { stage: { at: "request", resumeAfterStep: pre.step }, turns, usage };
+          return {
+            status: "paused",
+            reason: pre.action.reason ?? "yielded",
+            by: pre.by,
+            pendingToolCalls: [],
+            usage,
+            turns,
+          };
+        }
+
+        turns++;
+        this.hub.emit({ type: "turn_start", turn: turns });
+        const response = await this.streamTurn(request, signal);
+        usage = addUsage(usage, response.usage);
+        this.hub.emit({ type: "turn_end", turn: turns, response });
+        if (response.status === "cancelled") {
+          // Partial text is kept; a half-received reasoning block or tool call could not be sent back.
+          this.items.push(...response.items.filter((item) => item.type === "message" && item.text !== ""));
+          return { status: "cancelled", reason: "aborted by the caller", by: "signal", usage, turns };
+        }
+        if (response.status === "failed") {
+          const error = response.error ?? { kind: "stream" as const, message: "the response failed" };
+          return { status: "failed", error: { kind: "llm", message: error.message, error }, usage, turns };
+        }
+        this.items.push(...response.items);
+        if (response.toolCalls.length > 0) {
+          stage = { at: "tools", calls: response.toolCalls, decisions: [], next: 0 };
+          continue;
+        }
+        const end = await this.turnEnd(response, turns);
+        if (end?.action.action === "continue") {
+          this.items.push(...end.action.items);
+          stage = { at: "request" };
+          continue;
+        }
+        if (end?.action.action === "pause") {
+          this.paused = { stage: { at: "request" }, turns, usage };
+          return {
+            status: "paused",
+            reason: end.action.reason ?? "paused",
+            by: end.by,
+            pendingToolCalls: [],
+            usage,
+            turns,
+          };
+        }
+        return { status: "finished", text: response.text, usage, turns, response };
+      }
+    } catch (err) {
+      this.hub.abortOpenBlock(err instanceof Error ? err.message : "failed");
+      this.answerOpenCalls(stage, "the run failed");
+      return failed(err, usage, turns);
+    }
+  }
+
+  private buildRequest(): Request {
+    const strict = this.options.strictToolSchemas === true;
+    return {
+      ...this.options.generation,
+      ...(this.system !== undefined && { system: this.system }),
+      items: [...this.items],
+      ...(this.tools.size > 0 && {
+        tools: [...this.tools.values()].map((t) => toolDefinition(t, { strict })),
+      }),
+    };
+  }
+
+  private preRequest(request: Request, turn: number, usage: Usage, skipThrough: number | undefined) {
+    const summary = Object.freeze({
+      turn,
+      itemCount: request.items.length,
+      inputTokensSoFar: usage.inputTokens ?? 0,
+    });
+    const steps: HookStep<PreRequestAction>[] = [
+      ...this.interceptors.flatMap((x, i) =>
+        x.onPreRequest
+          ? [
+              {
+                name: this.names.interceptors[i] as string,
+                run: () => x.onPreRequest?.({ request, turn, usage }),
+              },
+            ]
+          : [],
+      ),
+      ...this.hooks.flatMap((x, i) =>
+        x.onPreRequest ? [{ name: this.names.hooks[i] as string, run: () => x.onPreRequest?.(summary) }] : [],
+      ),
+    ];
+    return firstAction("onPreRequest", steps, { ...(skipThrough !== undefined && { skipThrough }) });
+  }
+
+  private turnEnd(response: Response, turn: number) {
+    const summary = Object.freeze({ turn, text: response.text });
+    const steps: HookStep<TurnEndAction>[] = [
+      ...this.interceptors.flatMap((x, i) =>
+        x.onTurnEnd
+          ? [
+              {
+                name: this.names.interceptors[i] as string,
+                run: () => x.onTurnEnd?.({ items: this.items, text: response.text, turn }),
+              },
+            ]
+          : [],
+      ),
+      ...this.hooks.flatMap((x, i) =>
+        x.onTurnEnd ? [{ name: this.names.hooks[i] as string, run: () => x.onTurnEnd?.(summary) }] : [],
+      ),
+    ];
+    return firstAction("onTurnEnd", steps, { passThrough: (a) => a.action === "finish" });
+  }
+
+  /** One request: events to the Timeline and listeners as they arrive, gathered into a Response. */
+  private async streamTurn(request: Request, signal: AbortSignal | undefined): Promise<Response> {
+    const assembler = new ResponseAssembler(this.client.scheme);
+    for await (const event of this.client.stream(request, signal ? { signal } : {})) {
+      assembler.push(event);
+      this.hub.dispatch(event);
+    }
+    return assembler.result();
+  }
+
+  /** Keeps history valid after a failure mid-tools: every call gets an answer. */
+  private answerOpenCalls(stage: Stage, reason: string): void {
+    if (stage.at !== "tools") return;
+    const answered = new Set(
+      this.items.flatMap((item) => (item.type === "tool_result" ? [item.callId] : [])),
+    );
+    for (const call of stage.calls)
+      if (!answered.has(call.id)) this.items.push(cancelledResult(call, reason));
+  }
+
+  private assertMutable(method: string): void {
+    if (this.lockedFlag) throw new Error(`${method}() is not allowed on a cache-locked worker`);
+  }
+}
+
+function failed(err: unknown, usage: Usage, turns: number): WorkerResult {
+  if (err instanceof HookError) {
+    return {
+      status: "failed",
+      error: { kind: "hook", hook: err.hook, stage: err.stage, message: err.message },
+      usage,
+      turns,
+    };
+  }
+  throw err;
+}
+
+function textOf(items: readonly Item[]): string {
+  return items
+    .filter((item): item is MessageItem => item.type === "message" && item.role === "user")
+    .map((item) => item.text)
+    .join("\n");
+}

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createClient, tool, Worker } from "../../src/index.js";
+import { type MockProvider, startMockProvider } from "../../src/testing/index.js";
+
+let provider: MockProvider;
+beforeAll(async () => {
+  provider = await startMockProvider();
+});
+afterAll(() => provider.close());
+
+describe("Worker smoke", () => {
+  it("runs a tool loop against the mock provider", async () => {
+    const weather = tool({
+      name: "get_weather",
+      description: "weather",
+      input: z.object({ city: z.string() }),
+      execute: ({ city }) => `sunny in ${city}`,
+    });
+    provider.enqueue({ blocks: [{ type: "tool_call", name: "get_weather", arguments: { city: "Kyoto" } }] });
+    provider.enqueue({ blocks: [{ type: "text", text: "It is sunny." }] });
+    const client = createClient({
+      scheme: "anthropic",
+      model: "m",
+      baseURL: provider.baseURLFor("anthropic"),
+      apiKey: "k",
+    });
+    const worker = new Worker({ client, tools: [weather] });
+    const events: string[] = [];
+    worker.on("tool_end", (e) => events.push(`${e.call.name}:${e.result.content}`));
+    const result = await worker.run("weather?");
+    expect(result.status).toBe("finished");
+    expect(events).toEqual(["get_weather:sunny in Kyoto"]);
+    expect(worker.history.map((i) => i.type)).toEqual(["message", "tool_call", "tool_result", "message"]);
+  });
+});
