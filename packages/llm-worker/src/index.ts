@@ -1,3 +1,4 @@
+export * from "./context/index.js";
 export * from "./llm-client/client.js";
 export { decodeStream } from "./llm-client/decode.js";
 export * from "./llm-client/errors.js";
@@ -8,4 +9,5 @@ export * from "./llm-client/response.js";
 export type { Endpoint, Frame, HttpRequest, Scheme, StreamDecoder } from "./llm-client/scheme.js";
 export { getScheme, schemeNames, schemes } from "./llm-client/schemes/index.js";
 export * from "./timeline/index.js";
+export * from "./tool-output/index.js";
 export * from "./worker/index.js";

@@ -19,11 +19,7 @@ export interface Interceptor {
    * The request about to be sent: `request` is this request's own copy, so replacing
    * `request.items` (a projection such as prune) never changes the stored history.
    */
-  onPreRequest?(context: {
-    request: Request;
-    turn: number;
-    usage: Usage;
-  }): Awaitable<PreRequestAction | undefined>;
+  onPreRequest?(context: PreRequestContext): Awaitable<PreRequestAction | undefined>;
   /** A tool call about to run: `call.arguments` may be replaced (it is validated afterwards). */
   beforeToolCall?(call: ToolCall): Awaitable<BeforeToolAction | undefined>;
   /** A result about to enter history: edit `result` in place, or hide it from the model. */
@@ -37,6 +33,16 @@ export interface Interceptor {
     text: string;
     turn: number;
   }): Awaitable<TurnEndAction | undefined>;
+}
+
+export interface PreRequestContext {
+  /** This request's own copy: replace `request.items` to project the context. */
+  request: Request;
+  turn: number;
+  /** Usage of this run so far. */
+  usage: Usage;
+  /** Usage the provider reported for the previous request this worker sent (any run), if any. */
+  previousUsage: Usage | undefined;
 }
 
 /** The safe tier: the same points, read-only summaries in, an action out. */

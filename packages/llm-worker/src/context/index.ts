@@ -1,0 +1,6 @@
+export * from "./context-pruner.js";
+export * from "./prune.js";
+export * from "./prune-candidates.js";
+export * from "./prune-plan.js";
+export * from "./token-accounting.js";
+export * from "./tokens.js";

@@ -1,0 +1,17 @@
+export type { BlobId, BlobStore, BlobStoreErrorKind } from "./blob-store.js";
+export { BlobStoreError, isBlobId, newBlobId } from "./blob-store.js";
+export type { OutputLimits } from "./bounded-output.js";
+export { FsBlobStore } from "./fs-blob-store.js";
+export type { HistoryResult, HistoryResultOptions } from "./history-result.js";
+export { inlineSummary, toHistoryResult } from "./history-result.js";
+export type { InspectArguments, InspectToolOptions } from "./inspect-tool.js";
+export { createInspectTool, INSPECT_TOOL_NAME } from "./inspect-tool.js";
+export { INLINE_LIMIT_BYTES, SUMMARY_LIMIT_BYTES } from "./limits.js";
+export { MemoryBlobStore } from "./memory-blob-store.js";
+export type { PromotionOptions } from "./promotion.js";
+export { promote } from "./promotion.js";
+export type { Selector } from "./selector.js";
+export { parseSelector, SelectorError } from "./selector.js";
+export { summarize } from "./summary.js";
+export type { Content, JsonValue, ToolOutput } from "./tool-output.js";
+export { inline, stored } from "./tool-output.js";

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { parseJsonContainer, promote } from "./promotion.js";
+import { inline, stored } from "./tool-output.js";
+
+describe("promote", () => {
+  it("keeps a string of up to 800 UTF-8 bytes inline and stores a longer one", () => {
+    expect(promote("a".repeat(800))).toEqual({ kind: "inline", text: "a".repeat(800) });
+    expect(promote("a".repeat(801))).toEqual({
+      kind: "stored",
+      content: { kind: "text", text: "a".repeat(801) },
+    });
+  });
+
+  it("counts bytes, not characters", () => {
+    // 267 characters of 3 bytes each: 801 bytes.
+    expect(promote("あ".repeat(266)).kind).toBe("inline");
+    expect(promote("あ".repeat(267)).kind).toBe("stored");
+  });
+
+  it("respects an explicit ToolOutput whatever its size", () => {
+    const big = inline("b".repeat(10_000));
+    expect(promote(big)).toBe(big);
+    const small = stored({ kind: "text", text: "tiny" });
+    expect(promote(small)).toBe(small);
+  });
+
+  it("stores a long string that is a JSON array or object as structured content", () => {
+    const rows = JSON.stringify(
+      Array.from({ length: 100 }, (_, id) => ({ id })),
+      null,
+      2,
+    );
+    expect(promote(rows)).toEqual({
+      kind: "stored",
+      content: { kind: "structured", value: Array.from({ length: 100 }, (_, id) => ({ id })) },
+    });
+  });
+
+  it("keeps a long string as text when it only looks like JSON", () => {
+    const broken = `[${"1,".repeat(500)}`;
+    expect(promote(broken)).toEqual({ kind: "stored", content: { kind: "text", text: broken } });
+    const quoted = JSON.stringify("s".repeat(900));
+    expect(promote(quoted)).toEqual({ kind: "stored", content: { kind: "text", text: quoted } });
+  });
+
+  it("honours another inline limit", () => {
+    expect(promote("abcdef", { inlineLimitBytes: 5 }).kind).toBe("stored");
+  });
+});
+
+describe("parseJsonContainer", () => {
+  it("accepts arrays and objects with surrounding blanks, nothing else", () => {
+    expect(parseJsonContainer(' \n {"a":1}\n')).toEqual({ a: 1 });
+    expect(parseJsonContainer("[1]")).toEqual([1]);
+    expect(parseJsonContainer("42")).toBeUndefined();
+    expect(parseJsonContainer("[not json]")).toBeUndefined();
+    expect(parseJsonContainer("{} trailing")).toBeUndefined();
+  });
+});

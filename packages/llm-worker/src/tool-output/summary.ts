@@ -1,0 +1,36 @@
+import { viewOf } from "./content-view.js";
+import { summarizeJsonArray, summarizeJsonObject } from "./json-summary.js";
+import { SUMMARY_LIMIT_BYTES } from "./limits.js";
+import { summarizeText } from "./text-summary.js";
+import type { Content } from "./tool-output.js";
+import { cutToBytes } from "./utf8.js";
+
+/**
+ * The summary history keeps for a stored blob: at most `limit` UTF-8 bytes, starting with
+ * `[blob:<id>]`, in the seed's text, JSON array or JSON object format.
+ */
+export function summarize(id: string, content: Content, limit = SUMMARY_LIMIT_BYTES): string {
+  const view = viewOf(content);
+  switch (view.kind) {
+    case "text":
+      return summarizeText(id, view.text, limit);
+    case "array":
+      return summarizeJsonArray(id, view.entries, limit);
+    case "object":
+      return summarizeJsonObject(id, view.value, limit);
+  }
+}
+
+/**
+ * A summary the tool wrote itself: it could not know the blob id, so the `[blob:<id>]` pointer is
+ * put in front, and the whole is held to `limit` bytes (cut with `…`).
+ */
+export function withBlobPointer(id: string, summary: string, limit = SUMMARY_LIMIT_BYTES): string {
+  return cutToBytes(`[blob:${id}] ${summary}`, limit);
+}
+
+/** The first line of a text. */
+export function firstLineOf(text: string): string {
+  const newline = text.indexOf("\n");
+  return newline === -1 ? text : text.slice(0, newline);
+}
