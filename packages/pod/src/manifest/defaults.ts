@@ -1,0 +1,34 @@
+import type { ManifestLayer } from "./schema.js";
+
+/** The instruction prompt when no manifest sets one. AGENTS.md, when present, is appended to it. */
+export const DEFAULT_PROMPT = [
+  "You are Yoake, a coding agent working in the user's project through file tools confined to a scope.",
+  "Read a file before you change it, keep changes as small as the task allows, and say what you changed.",
+  "When a tool refuses a path, do not try to reach it another way: tell the user what you needed and why.",
+].join("\n");
+
+/** Model requests in one run before it stops: a guard against loops, not a budget. */
+export const DEFAULT_TURNS = 50;
+/** Seed 004: tool output and file references are capped at 16 KB. */
+export const DEFAULT_TOOL_OUTPUT_BYTES = 16_384;
+
+/**
+ * The lowest layer of the cascade. Its scope lets the agent read and write the project, except
+ * `.git` (history is the user's to change) and `.yoake` (the agent must not widen its own scope by
+ * editing its manifest). Allow/deny lists are unions, so higher layers can only add to them; to
+ * make the project read-only, deny write on ".".
+ */
+export const DEFAULT_LAYER: ManifestLayer = {
+  model: { ref: "anthropic/claude-sonnet-5-5" },
+  instructions: { prompt: DEFAULT_PROMPT, agents_md: true },
+  generation: {},
+  scope: {
+    allow: [{ path: ".", access: "write", recursive: true }],
+    deny: [
+      { path: ".git", access: "write", recursive: true },
+      { path: ".yoake", access: "write", recursive: true },
+    ],
+  },
+  tools: { approve: ["write_file", "edit_file"], disable: [] },
+  limits: { turns: DEFAULT_TURNS, tool_output_bytes: DEFAULT_TOOL_OUTPUT_BYTES },
+};

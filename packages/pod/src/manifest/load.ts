@@ -1,0 +1,133 @@
+import { readFile, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import path from "node:path";
+import { parse, TomlError } from "smol-toml";
+import { DEFAULT_LAYER } from "./defaults.js";
+import { ManifestError, type ManifestIssue } from "./manifest-error.js";
+import { mergeLayers, normalizeLayer, type SourcedLayer } from "./merge.js";
+import { type Manifest, type ManifestLayerInfo, resolveManifest } from "./resolve.js";
+import { type ManifestLayerInput, validateLayer } from "./schema.js";
+
+export interface LoadManifestOptions {
+  /** Where the project search starts. */
+  cwd: string;
+  /** For `XDG_CONFIG_HOME` and `HOME`; defaults to `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The top layer (programmatic or command-line), validated like a file. */
+  overrides?: ManifestLayerInput;
+}
+
+/** Where a project's own files live, relative to its root. */
+export const PROJECT_DIR = ".yoake";
+const MANIFEST_FILE = "manifest.toml";
+const AGENTS_FILE = "AGENTS.md";
+
+/**
+ * Loads the manifest cascade: built-in defaults < user config (`$XDG_CONFIG_HOME/yoake/manifest.toml`,
+ * else `~/.config/yoake/manifest.toml`) < the project's `.yoake/manifest.toml` < `overrides`.
+ *
+ * The project root is the nearest directory, from `cwd` upward, that holds `.yoake/`; failing that
+ * the nearest that holds `.git`; failing that `cwd`. The home directory only counts when `cwd` is
+ * the home directory itself: a `~/.git` of dotfiles must not make the whole home one project (and
+ * the scope with it). AGENTS.md is read from the project root.
+ *
+ * Every problem in every layer is reported at once, in one ManifestError.
+ */
+export async function loadManifest(options: LoadManifestOptions): Promise<Manifest> {
+  const env = options.env ?? process.env;
+  const cwd = path.resolve(options.cwd);
+  const homeDir = path.resolve(env.HOME ?? homedir());
+  const projectRoot = await findProjectRoot(cwd, homeDir);
+
+  const infos: ManifestLayerInfo[] = [{ kind: "defaults", source: "defaults", loaded: true }];
+  const layers: SourcedLayer[] = [
+    { source: "defaults", layer: normalizeLayer(DEFAULT_LAYER, "defaults", homeDir) },
+  ];
+  const issues: ManifestIssue[] = [];
+  const addLayer = (kind: ManifestLayerInfo["kind"], source: string, data: unknown): void => {
+    const result = validateLayer(data, source);
+    if (result.ok) layers.push({ source, layer: normalizeLayer(result.layer, source, homeDir) });
+    else issues.push(...result.issues);
+    infos.push({ kind, source, loaded: true });
+  };
+
+  for (const [kind, file] of [
+    ["user", userManifestPath(env, homeDir)],
+    ["project", path.join(projectRoot, PROJECT_DIR, MANIFEST_FILE)],
+  ] as const) {
+    const text = await readOptional(file);
+    if (text === undefined) {
+      infos.push({ kind, source: file, loaded: false });
+      continue;
+    }
+    const parsed = parseToml(text, file);
+    if (parsed.ok) addLayer(kind, file, parsed.value);
+    else {
+      issues.push(parsed.issue);
+      infos.push({ kind, source: file, loaded: true });
+    }
+  }
+  if (options.overrides !== undefined) addLayer("overrides", "overrides", options.overrides);
+  if (issues.length > 0) throw new ManifestError(issues);
+
+  const agentsPath = path.join(projectRoot, AGENTS_FILE);
+  const agentsText = await readOptional(agentsPath);
+  return resolveManifest(mergeLayers(layers), {
+    projectRoot,
+    layers: infos,
+    ...(agentsText === undefined ? {} : { agentsMd: { path: agentsPath, text: agentsText } }),
+  });
+}
+
+/** `$XDG_CONFIG_HOME/yoake/manifest.toml` when that variable is an absolute path (as the spec requires), else `~/.config/yoake/manifest.toml`. */
+export function userManifestPath(env: Readonly<Record<string, string | undefined>>, homeDir: string): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  const configHome = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homeDir, ".config");
+  return path.join(configHome, "yoake", MANIFEST_FILE);
+}
+
+/** See `loadManifest` for the rule. */
+export async function findProjectRoot(cwd: string, homeDir: string): Promise<string> {
+  const start = path.resolve(cwd);
+  const markedBy = async (marker: string, mustBeDirectory: boolean): Promise<string | undefined> => {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      if (dir !== homeDir || dir === start) {
+        const stats = await stat(path.join(dir, marker)).catch(() => undefined);
+        if (stats !== undefined && (!mustBeDirectory || stats.isDirectory())) return dir;
+      }
+      if (path.dirname(dir) === dir) return undefined;
+    }
+  };
+  return (await markedBy(PROJECT_DIR, true)) ?? (await markedBy(".git", false)) ?? start;
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+function parseToml(
+  text: string,
+  source: string,
+): { ok: true; value: unknown } | { ok: false; issue: ManifestIssue } {
+  try {
+    return { ok: true, value: parse(text) };
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    // The library's message carries a code frame after its first line; the position says enough.
+    const reason = error.message.split("\n")[0]?.replace(/^Invalid TOML document: /, "") ?? "invalid TOML";
+    return {
+      ok: false,
+      issue: {
+        source,
+        key: "",
+        message: `invalid TOML at line ${error.line}, column ${error.column}: ${reason}`,
+      },
+    };
+  }
+}

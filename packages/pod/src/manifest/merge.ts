@@ -1,0 +1,105 @@
+import path from "node:path";
+import type { ScopeRule } from "../scope/rules.js";
+import type { ManifestLayer, ScopeRuleInput } from "./schema.js";
+
+/** A layer whose scope rules are complete (access, recursion, source filled in). */
+export type NormalizedLayer = Omit<ManifestLayer, "scope"> & {
+  scope?: { allow?: ScopeRule[]; deny?: ScopeRule[] };
+};
+
+/** A validated layer and where it came from: a file path, `defaults` or `overrides`. */
+export interface SourcedLayer {
+  source: string;
+  layer: NormalizedLayer;
+}
+
+/** The merged cascade, and which layer set each scalar key (for messages and for "where does this come from?"). */
+export interface MergedLayers {
+  merged: NormalizedLayer;
+  keySources: Record<string, string>;
+}
+
+/** Lists that add up across layers instead of replacing each other. */
+const UNION_LISTS: ReadonlySet<string> = new Set(["scope.allow", "scope.deny"]);
+
+/**
+ * Fills in a layer's scope rules: a bare path means read access, recursive; `~/` is expanded; each
+ * rule remembers the file it came from, so refusals can name it.
+ */
+export function normalizeLayer(layer: ManifestLayer, source: string, homeDir: string): NormalizedLayer {
+  const { scope, ...rest } = layer;
+  if (scope === undefined) return rest;
+  const complete = (rule: ScopeRuleInput): ScopeRule => {
+    const table = typeof rule === "string" ? { path: rule } : rule;
+    return {
+      path: expandHome(table.path, homeDir),
+      access: table.access ?? "read",
+      recursive: table.recursive ?? true,
+      source,
+    };
+  };
+  const normalized: NonNullable<NormalizedLayer["scope"]> = {};
+  if (scope.allow !== undefined) normalized.allow = scope.allow.map(complete);
+  if (scope.deny !== undefined) normalized.deny = scope.deny.map(complete);
+  return { ...rest, scope: normalized };
+}
+
+function expandHome(rulePath: string, homeDir: string): string {
+  if (rulePath === "~") return homeDir;
+  if (rulePath.startsWith("~/")) return path.join(homeDir, rulePath.slice(2));
+  return rulePath;
+}
+
+/**
+ * Merges layers, lowest first: scalars and ordinary arrays replace, tables merge by key, scope
+ * allow/deny lists are unions. One exception: a layer that names a model (`ref`, `scheme` or `id`)
+ * replaces the whole `[model]` table, so limits, prices or a base URL meant for one model never
+ * stick to another.
+ */
+export function mergeLayers(layers: readonly SourcedLayer[]): MergedLayers {
+  const merged: Record<string, unknown> = {};
+  const keySources: Record<string, string> = {};
+  for (const { source, layer } of layers) mergeTable(merged, layer, "", source, keySources);
+  return { merged: merged as NormalizedLayer, keySources };
+}
+
+function mergeTable(
+  target: Record<string, unknown>,
+  patch: object,
+  prefix: string,
+  source: string,
+  keySources: Record<string, string>,
+): void {
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    const dotted = prefix === "" ? key : `${prefix}.${key}`;
+    if (UNION_LISTS.has(dotted)) {
+      const existing = Array.isArray(target[key]) ? (target[key] as unknown[]) : [];
+      target[key] = [...existing, ...(value as unknown[])];
+      continue;
+    }
+    if (isTable(value)) {
+      if (dotted === "model" && namesModel(value)) {
+        delete target[key];
+        for (const sourced of Object.keys(keySources)) {
+          if (sourced.startsWith("model.")) delete keySources[sourced];
+        }
+      }
+      const existing = target[key];
+      const table: Record<string, unknown> = isTable(existing) ? existing : {};
+      target[key] = table;
+      mergeTable(table, value, dotted, source, keySources);
+      continue;
+    }
+    target[key] = value;
+    keySources[dotted] = source;
+  }
+}
+
+function namesModel(table: Record<string, unknown>): boolean {
+  return table.ref !== undefined || table.scheme !== undefined || table.id !== undefined;
+}
+
+function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}

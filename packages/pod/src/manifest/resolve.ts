@@ -1,0 +1,225 @@
+import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
+import type { Scope } from "../scope/rules.js";
+import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
+import { DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TURNS } from "./defaults.js";
+import { ManifestError, type ManifestIssue } from "./manifest-error.js";
+import type { MergedLayers } from "./merge.js";
+
+/** The model to talk to, with what is known of its limits and prices. */
+export interface ResolvedModel {
+  /** The `provider/model` reference, when the model was named that way. */
+  ref?: string;
+  /** The catalogue provider, when the model was named by reference. */
+  provider?: string;
+  scheme: SchemeName;
+  /** The model id sent to the provider. */
+  id: string;
+  /** Absent: the scheme's default. */
+  baseURL?: string;
+  /** The environment variable holding the API key. */
+  apiKeyEnv?: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** USD per million tokens. */
+  prices?: ModelPrices;
+}
+
+/** Generation settings, named as `Request` names them so they can be spread into one. */
+export interface GenerationSettings {
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  reasoning?: ReasoningConfig;
+}
+
+export interface Instructions {
+  /** The instruction prompt from the manifest. */
+  prompt: string;
+  /** The project's AGENTS.md, when present and not turned off. */
+  agentsMd?: { path: string; text: string };
+  /** What goes to the model as the system prompt: the prompt, then AGENTS.md. */
+  systemPrompt: string;
+}
+
+export interface ToolSettings {
+  /** Tools that need the user's approval before each call. */
+  approve: string[];
+  /** Built-in tools not offered to the model. */
+  disable: string[];
+}
+
+export interface Limits {
+  /** Most model requests in one run before it stops. */
+  turns: number;
+  /** Cap on the text a tool returns to the model (read_file, file references). */
+  toolOutputBytes: number;
+}
+
+/** One layer of the cascade and where it was looked for. */
+export interface ManifestLayerInfo {
+  kind: "defaults" | "user" | "project" | "overrides";
+  /** A file path, or `defaults` / `overrides`. */
+  source: string;
+  /** False when the file does not exist (the layer then contributes nothing). */
+  loaded: boolean;
+}
+
+/** The resolved manifest of one Pod. */
+export interface Manifest {
+  /** The directory holding `.yoake/`, else the git root, else the working directory. */
+  projectRoot: string;
+  layers: ManifestLayerInfo[];
+  model: ResolvedModel;
+  instructions: Instructions;
+  generation: GenerationSettings;
+  scope: Scope;
+  tools: ToolSettings;
+  limits: Limits;
+  /** Which layer set each scalar key, e.g. `"generation.temperature": "/repo/.yoake/manifest.toml"`. */
+  keySources: Readonly<Record<string, string>>;
+  /** Things worth telling the user that do not stop the Pod (an unknown model, a cap above the model's). */
+  warnings: string[];
+}
+
+export interface ResolveContext {
+  projectRoot: string;
+  layers: ManifestLayerInfo[];
+  agentsMd?: { path: string; text: string };
+}
+
+/** Turns the merged cascade into a Manifest: looks the model up, fills defaults, composes the system prompt. */
+export function resolveManifest({ merged, keySources }: MergedLayers, context: ResolveContext): Manifest {
+  const warnings: string[] = [];
+  const model = resolveModel(merged.model ?? {}, keySources, warnings);
+  const generationTable = merged.generation ?? {};
+  const generation: GenerationSettings = {};
+  if (generationTable.max_tokens !== undefined) generation.maxOutputTokens = generationTable.max_tokens;
+  if (generationTable.temperature !== undefined) generation.temperature = generationTable.temperature;
+  if (generationTable.top_p !== undefined) generation.topP = generationTable.top_p;
+  const reasoningTable = generationTable.reasoning;
+  if (reasoningTable !== undefined && Object.keys(reasoningTable).length > 0) {
+    generation.reasoning = {};
+    if (reasoningTable.effort !== undefined) generation.reasoning.effort = reasoningTable.effort;
+    if (reasoningTable.budget_tokens !== undefined)
+      generation.reasoning.budgetTokens = reasoningTable.budget_tokens;
+  }
+  if (
+    generation.maxOutputTokens !== undefined &&
+    model.maxOutputTokens !== undefined &&
+    generation.maxOutputTokens > model.maxOutputTokens
+  ) {
+    warnings.push(
+      `generation.max_tokens (${generation.maxOutputTokens}, from ${keySources["generation.max_tokens"]}) is above ` +
+        `the ${model.maxOutputTokens} output tokens ${model.id} allows`,
+    );
+  }
+
+  const prompt = merged.instructions?.prompt ?? "";
+  const agentsMd = merged.instructions?.agents_md === false ? undefined : context.agentsMd;
+  const systemPrompt =
+    agentsMd === undefined ? prompt : `${prompt}\n\n# Project instructions (AGENTS.md)\n\n${agentsMd.text}`;
+
+  return {
+    projectRoot: context.projectRoot,
+    layers: context.layers,
+    model,
+    instructions: { prompt, ...(agentsMd === undefined ? {} : { agentsMd }), systemPrompt },
+    generation,
+    scope: { root: context.projectRoot, allow: merged.scope?.allow ?? [], deny: merged.scope?.deny ?? [] },
+    tools: { approve: merged.tools?.approve ?? [], disable: merged.tools?.disable ?? [] },
+    limits: {
+      turns: merged.limits?.turns ?? DEFAULT_TURNS,
+      toolOutputBytes: merged.limits?.tool_output_bytes ?? DEFAULT_TOOL_OUTPUT_BYTES,
+    },
+    keySources,
+    warnings,
+  };
+}
+
+type ModelTable = NonNullable<MergedLayers["merged"]["model"]>;
+
+function resolveModel(
+  table: ModelTable,
+  keySources: Record<string, string>,
+  warnings: string[],
+): ResolvedModel {
+  const issue = (key: string, message: string): ManifestError =>
+    new ManifestError([
+      { source: keySources[key] ?? sourceOfModel(keySources), key, message } satisfies ManifestIssue,
+    ]);
+
+  let resolved: ResolvedModel;
+  if (table.ref !== undefined) {
+    if (table.id !== undefined) {
+      throw issue("model.id", "set either model.ref, or model.scheme with model.id, not both");
+    }
+    const match = lookupModel(table.ref);
+    if (match === undefined) {
+      throw issue(
+        "model.ref",
+        `unknown provider in ${JSON.stringify(table.ref)}; expected one of ${Object.keys(catalogue).join(", ")}, ` +
+          "or set model.scheme and model.id instead",
+      );
+    }
+    resolved = {
+      ref: table.ref,
+      provider: match.provider,
+      scheme: table.scheme ?? match.providerEntry.scheme,
+      id: match.modelId,
+    };
+    const baseURL = match.providerEntry.baseURL;
+    if (baseURL !== undefined) resolved.baseURL = baseURL;
+    if (match.providerEntry.apiKeyEnv !== undefined) resolved.apiKeyEnv = match.providerEntry.apiKeyEnv;
+    if (match.model !== undefined) {
+      resolved.contextWindow = match.model.contextWindow;
+      resolved.maxOutputTokens = match.model.maxOutputTokens;
+      resolved.prices = { ...match.model.prices };
+    } else if (
+      !match.providerEntry.anyModel &&
+      (table.context_window === undefined || table.prices === undefined)
+    ) {
+      warnings.push(
+        `model ${JSON.stringify(table.ref)} (from ${keySources["model.ref"]}) is not in the built-in catalogue: ` +
+          "its context window and prices are unknown unless model.context_window and model.prices are set",
+      );
+    }
+  } else {
+    if (table.scheme === undefined || table.id === undefined) {
+      throw issue(
+        table.scheme === undefined ? "model.scheme" : "model.id",
+        'expected model.ref = "provider/model", or both model.scheme and model.id',
+      );
+    }
+    resolved = { scheme: table.scheme, id: table.id };
+  }
+
+  if (table.base_url !== undefined) resolved.baseURL = table.base_url;
+  if (table.api_key_env !== undefined) resolved.apiKeyEnv = table.api_key_env;
+  if (table.context_window !== undefined) resolved.contextWindow = table.context_window;
+  if (table.max_output_tokens !== undefined) resolved.maxOutputTokens = table.max_output_tokens;
+  if (table.prices !== undefined) {
+    const prices = { ...resolved.prices, ...pricesFrom(table.prices) };
+    if (prices.input === undefined || prices.output === undefined) {
+      throw issue(
+        "model.prices",
+        "expected both input and output prices for a model the catalogue does not price",
+      );
+    }
+    resolved.prices = prices as ModelPrices;
+  }
+  return resolved;
+}
+
+function pricesFrom(table: NonNullable<ModelTable["prices"]>): Partial<ModelPrices> {
+  const prices: Partial<ModelPrices> = {};
+  if (table.input !== undefined) prices.input = table.input;
+  if (table.output !== undefined) prices.output = table.output;
+  if (table.cache_read !== undefined) prices.cacheRead = table.cache_read;
+  if (table.cache_write !== undefined) prices.cacheWrite = table.cache_write;
+  return prices;
+}
+
+function sourceOfModel(keySources: Record<string, string>): string {
+  for (const [key, source] of Object.entries(keySources)) if (key.startsWith("model.")) return source;
+  return "defaults";
+}

@@ -1,0 +1,232 @@
+import type { SchemeName } from "@yoake/llm-worker";
+import { z } from "zod";
+import type { ManifestIssue } from "./manifest-error.js";
+
+/** A record, so that a scheme added to llm-worker and missing here fails to compile. */
+const SCHEMES: Readonly<Record<SchemeName, true>> = {
+  anthropic: true,
+  "openai-chat": true,
+  "openai-responses": true,
+  gemini: true,
+  ollama: true,
+};
+const SCHEME_NAMES = Object.keys(SCHEMES) as [SchemeName, ...SchemeName[]];
+
+const positiveInteger = z.number().int().positive();
+const price = z.number().nonnegative();
+
+/**
+ * A scope rule: a bare path (read access, recursive) or a table. Relative paths are relative to
+ * the project root whichever file the rule is in; `~/` is the home directory.
+ */
+const scopeRuleSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    path: z.string().min(1),
+    access: z.enum(["read", "write"]).optional(),
+    recursive: z.boolean().optional(),
+  }),
+]);
+
+const modelSchema = z
+  .strictObject({
+    /** `provider/model`, looked up in the built-in catalogue. */
+    ref: z
+      .string()
+      .regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model", e.g. "anthropic/claude-sonnet-5-5"' }),
+    scheme: z.enum(SCHEME_NAMES),
+    id: z.string().min(1),
+    base_url: z.url(),
+    api_key_env: z.string().min(1),
+    context_window: positiveInteger,
+    max_output_tokens: positiveInteger,
+    prices: z.strictObject({ input: price, output: price, cache_read: price, cache_write: price }).partial(),
+  })
+  .partial();
+
+/**
+ * One layer of the manifest cascade, exactly as written in TOML (snake_case keys). Every key is
+ * optional: a layer only says what it changes. Unknown keys are errors. New sections (`[[mcp]]`,
+ * `[hooks]`) are added here as further optional keys.
+ */
+export const manifestLayerSchema = z
+  .strictObject({
+    model: modelSchema,
+    instructions: z.strictObject({ prompt: z.string(), agents_md: z.boolean() }).partial(),
+    generation: z
+      .strictObject({
+        max_tokens: positiveInteger,
+        temperature: z.number().min(0).max(2),
+        top_p: z.number().min(0).max(1),
+        reasoning: z
+          .strictObject({
+            effort: z.enum(["minimal", "low", "medium", "high"]),
+            budget_tokens: positiveInteger,
+          })
+          .partial(),
+      })
+      .partial(),
+    scope: z.strictObject({ allow: z.array(scopeRuleSchema), deny: z.array(scopeRuleSchema) }).partial(),
+    tools: z
+      .strictObject({
+        /** Tools that need the user's approval before each call. */
+        approve: z.array(z.string().min(1)),
+        /** Built-in tools not to offer the model at all. */
+        disable: z.array(z.string().min(1)),
+      })
+      .partial(),
+    limits: z.strictObject({ turns: positiveInteger, tool_output_bytes: positiveInteger }).partial(),
+  })
+  .partial();
+
+/** A validated layer. */
+export type ManifestLayer = z.output<typeof manifestLayerSchema>;
+/** What a layer may be written as (the same shape: TOML tables or a plain object for overrides). */
+export type ManifestLayerInput = z.input<typeof manifestLayerSchema>;
+/** A scope rule as a layer writes it. */
+export type ScopeRuleInput = z.output<typeof scopeRuleSchema>;
+
+/** Validates one layer; every problem comes back as an issue naming `source`, the key and what was expected. */
+export function validateLayer(
+  data: unknown,
+  source: string,
+): { ok: true; layer: ManifestLayer } | { ok: false; issues: ManifestIssue[] } {
+  const result = manifestLayerSchema.safeParse(data, { reportInput: true });
+  if (result.success) return { ok: true, layer: result.data };
+  return { ok: false, issues: result.error.issues.flatMap((issue) => describeIssue(issue, [], source)) };
+}
+
+type Issue = z.core.$ZodIssue;
+type Key = PropertyKey;
+
+function describeIssue(issue: Issue, prefix: readonly Key[], source: string): ManifestIssue[] {
+  const keyPath = [...prefix, ...issue.path];
+  const at = (message: string, path: readonly Key[] = keyPath): ManifestIssue => ({
+    source,
+    key: dottedKey(path),
+    message,
+  });
+  switch (issue.code) {
+    case "invalid_type":
+      return [
+        at(issue.input === undefined ? `is required (${expectedName(issue.expected)})` : mismatch(issue)),
+      ];
+    case "unrecognized_keys": {
+      const known = knownKeysAt(keyPath);
+      const hint = known.length > 0 ? `; expected one of: ${known.join(", ")}` : "";
+      return issue.keys.map((key) => at(`unknown key${hint}`, [...keyPath, key]));
+    }
+    case "invalid_value":
+      return [
+        at(
+          `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${describeValue(issue.input)}`,
+        ),
+      ];
+    case "too_small":
+      return [
+        at(
+          `expected ${bound(issue.origin, issue.inclusive ? ">=" : ">", issue.minimum)}, got ${describeValue(issue.input)}`,
+        ),
+      ];
+    case "too_big":
+      return [
+        at(
+          `expected ${bound(issue.origin, issue.inclusive ? "<=" : "<", issue.maximum)}, got ${describeValue(issue.input)}`,
+        ),
+      ];
+    case "invalid_format":
+      return [
+        at(issue.format === "url" ? `expected a URL, got ${describeValue(issue.input)}` : issue.message),
+      ];
+    case "invalid_union": {
+      // A branch that failed on something deeper than its own type is the one the author meant.
+      const meant = issue.errors.find(
+        (branch) => !branch.every((inner) => inner.code === "invalid_type" && inner.path.length === 0),
+      );
+      if (meant !== undefined) return meant.flatMap((inner) => describeIssue(inner, keyPath, source));
+      const expected = issue.errors.map((branch) => {
+        const first = branch[0];
+        return first?.code === "invalid_type" ? expectedName(first.expected) : "something else";
+      });
+      return [at(`expected ${expected.join(" or ")}, got ${describeValue(issue.input)}`)];
+    }
+    default:
+      return [at(issue.message)];
+  }
+}
+
+function mismatch(issue: Extract<Issue, { code: "invalid_type" }>): string {
+  return `expected ${expectedName(issue.expected)}, got ${describeValue(issue.input)}`;
+}
+
+function expectedName(expected: string): string {
+  switch (expected) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "int":
+      return "an integer";
+    case "boolean":
+      return "true or false";
+    case "object":
+      return "a table";
+    case "array":
+      return "an array";
+    default:
+      return expected;
+  }
+}
+
+function bound(origin: string, operator: string, limit: number | bigint): string {
+  if (origin === "string" && operator === ">=" && limit === 1) return "a non-empty string";
+  if (origin === "string") return `a string of length ${operator} ${limit}`;
+  if (origin === "array") return `an array of length ${operator} ${limit}`;
+  return `a number ${operator} ${limit}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return String(value);
+  if (value instanceof Date) return "a date";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "a table";
+  return typeof value;
+}
+
+/** `["scope", "allow", 1, "access"]` → `scope.allow[1].access`. */
+export function dottedKey(path: readonly Key[]): string {
+  let key = "";
+  for (const part of path) {
+    if (typeof part === "number") key += `[${part}]`;
+    else key += key === "" ? String(part) : `.${String(part)}`;
+  }
+  return key;
+}
+
+/** The keys a table at `path` may hold, for "unknown key" messages. */
+function knownKeysAt(path: readonly Key[]): string[] {
+  let schema: z.ZodType | undefined = manifestLayerSchema;
+  for (const part of path) {
+    while (schema instanceof z.ZodOptional) schema = schema.unwrap() as z.ZodType;
+    const table = tableOf(schema);
+    if (table !== undefined) schema = table.shape[String(part)] as z.ZodType | undefined;
+    else if (schema instanceof z.ZodArray) schema = schema.element as z.ZodType;
+    else return [];
+  }
+  const table = tableOf(schema);
+  return table === undefined ? [] : Object.keys(table.shape);
+}
+
+function tableOf(schema: z.ZodType | undefined): z.ZodObject | undefined {
+  let current = schema;
+  while (current instanceof z.ZodOptional) current = current.unwrap() as z.ZodType;
+  if (current instanceof z.ZodUnion) {
+    return (current.options as readonly z.ZodType[]).find((option) => option instanceof z.ZodObject) as
+      | z.ZodObject
+      | undefined;
+  }
+  return current instanceof z.ZodObject ? current : undefined;
+}
