@@ -7,6 +7,8 @@ export interface ToolDefinition {
   name: string;
   description: string;
   inputSchema: JsonSchema;
+  /** Ask the provider to hold the model to the schema exactly (OpenAI strict mode); the schema must be strict-compatible. */
+  strict?: boolean;
 }
 
 export type ToolChoice = "auto" | "none" | "required" | { name: string };

@@ -1,6 +1,7 @@
 import type { Event } from "../llm-client/event.js";
 import { parseToolArguments } from "../llm-client/response.js";
 import type { Unsubscribe } from "../timeline/handler.js";
+import { TimelineHandlerError } from "../timeline/handler-error.js";
 import { Timeline } from "../timeline/timeline.js";
 import type { WorkerEvent, WorkerEventOf, WorkerEventType } from "./events.js";
 import { HookError } from "./hook-runner.js";
@@ -22,7 +23,9 @@ export class EventHub {
     try {
       this.timeline.dispatch(event);
     } catch (err) {
-      throw new HookError("a Timeline handler", "event dispatch", err);
+      const failure = err instanceof TimelineHandlerError ? err.failures[0] : undefined;
+      const name = failure ? `${failure.kind} handler ${failure.handler}` : "a Timeline handler";
+      throw new HookError(name, "event dispatch", err);
     }
     if (this.listeners.length > 0) this.convert(event);
   }

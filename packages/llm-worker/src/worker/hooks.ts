@@ -92,7 +92,8 @@ export type PreRequestAction =
   | { action: "yield"; reason?: string };
 /**
  * `skip` answers the call without running it (the model reads `reason`); `abort` ends the run
- * (cancelled); `pause` ends the run paused, and `resume()` asks this hook again.
+ * (cancelled), every call answered; `pause` ends the run paused, and `resume()` goes on past this
+ * hook without asking it again (the interceptors and hooks after it are still asked).
  */
 export type BeforeToolAction =
   | { action: "continue" }
@@ -102,6 +103,11 @@ export type BeforeToolAction =
 export type AfterToolAction = { action: "continue" } | { action: "abort"; reason?: string };
 /** Interceptors only: replaces what the model sees of the result with a short notice. */
 export type InterceptorAfterToolAction = { action: "hide"; reason?: string };
+/**
+ * `finish` (or nothing) lets the run end unless a later step says otherwise; `continue` adds `items`
+ * and makes another request (it counts against `maxTurns`); `pause` ends the run paused, and
+ * `resume()` makes a new request.
+ */
 export type TurnEndAction =
   | { action: "finish" }
   | { action: "continue"; items: Item[] }

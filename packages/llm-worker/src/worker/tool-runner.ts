@@ -46,6 +46,9 @@ export async function runTool(
   }
 }
 
+/** The longest delay `setTimeout` honours (2^31 - 1 ms). */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
 type Outcome =
   | { kind: "ok"; value: ToolResultValue }
   | { kind: "threw"; message: string }
@@ -76,7 +79,9 @@ function executeBounded(
       resolve(outcome);
     };
     const onAbort = (): void => settle({ kind: "cancelled" });
-    const timer = setTimeout(() => settle({ kind: "timeout" }), timeoutMs);
+    // setTimeout fires at once for delays it cannot hold (Infinity, over ~24.8 days): those mean "no limit".
+    const timer =
+      timeoutMs <= MAX_TIMER_DELAY_MS ? setTimeout(() => settle({ kind: "timeout" }), timeoutMs) : undefined;
     runSignal.addEventListener("abort", onAbort, { once: true });
     Promise.resolve()
       .then(() => tool.execute(args, { signal: controller.signal, callId: call.id, toolName: call.name }))

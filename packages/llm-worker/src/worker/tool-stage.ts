@@ -1,13 +1,12 @@
 import type { ToolResultItem } from "../llm-client/item.js";
 import type { ToolCall } from "../llm-client/response.js";
 import type { EventHub } from "./event-hub.js";
-import { firstAction, type HookStep } from "./hook-runner.js";
+import { type Extensions, firstAction, type HookStep, stepsOf } from "./hook-runner.js";
 import type {
   AfterToolAction,
   BeforeToolAction,
-  Hook,
-  Interceptor,
   InterceptorAfterToolAction,
+  ToolCallSummary,
 } from "./hooks.js";
 import type { Tool } from "./tool.js";
 import { cancelledResult, runTool, type ToolRunOptions } from "./tool-runner.js";
@@ -26,13 +25,13 @@ export interface ToolStage {
 export type ToolStageOutcome =
   | { kind: "done"; results: ToolResultItem[] }
   | { kind: "paused"; reason: string; by: string; step: number }
-  | { kind: "aborted"; reason: string; by: string; results: ToolResultItem[] };
+  | { kind: "aborted"; reason: string; by: string; results: ToolResultItem[] }
+  /** A hook or listener threw while tools ran: the others were stopped, every call still has a result. */
+  | { kind: "failed"; error: unknown; results: ToolResultItem[] };
 
 export interface ToolStageContext {
   tools: ReadonlyMap<string, Tool>;
-  interceptors: readonly Interceptor[];
-  hooks: readonly Hook[];
-  names: { interceptors: string[]; hooks: string[] };
+  extensions: Extensions;
   hub: EventHub;
   run: ToolRunOptions;
 }
@@ -44,6 +43,8 @@ export interface ToolStageContext {
  */
 export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Promise<ToolStageOutcome> {
   for (; stage.next < stage.calls.length; stage.next++) {
+    // Cancelled while hooks were being asked: the calls not yet decided never run (cancelled below).
+    if (ctx.run.signal.aborted) break;
     const call = stage.calls[stage.next] as ToolCall;
     const skipThrough = stage.resumeAfterStep;
     stage.resumeAfterStep = undefined;
@@ -64,51 +65,70 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
         kind: "aborted",
         reason,
         by: decided.by,
-        results: stage.calls.map((c) => cancelledResult(c, reason)),
+        results: stage.calls.map((c, i) => decidedResult(stage, i) ?? cancelledResult(c, reason)),
       };
     }
   }
 
   let abort: { reason: string; by: string } | undefined;
+  let failure: unknown;
+  // Stops the other tools when one call's hooks or listeners fail; the run's own signal stops them too.
+  const stop = new AbortController();
+  const onRunAbort = (): void => stop.abort(ctx.run.signal.reason);
+  ctx.run.signal.addEventListener("abort", onRunAbort, { once: true });
+  if (ctx.run.signal.aborted) stop.abort(ctx.run.signal.reason);
+  const runOptions: ToolRunOptions = { ...ctx.run, signal: stop.signal };
   const results = await Promise.all(
     stage.calls.map(async (call, i) => {
       const decision = stage.decisions[i];
       if (!decision?.run) return decision?.result ?? cancelledResult(call);
-      ctx.hub.emit({ type: "tool_start", call });
-      const started = performance.now();
-      const result = await runTool(ctx.tools, call, ctx.run);
-      const after = await firstAction<AfterToolAction | InterceptorAfterToolAction>(
-        "afterToolCall",
-        afterSteps(result, call, ctx),
-      );
-      if (after?.action.action === "hide") hide(result, after.by, after.action.reason);
-      else if (after?.action.action === "abort")
-        abort ??= { reason: after.action.reason ?? "aborted", by: after.by };
-      ctx.hub.emit({ type: "tool_end", call, result, durationMs: performance.now() - started });
-      return result;
+      let result: ToolResultItem | undefined;
+      try {
+        ctx.hub.emit({ type: "tool_start", call });
+        const started = performance.now();
+        result = await runTool(ctx.tools, call, runOptions);
+        const after = await firstAction<AfterToolAction | InterceptorAfterToolAction>(
+          "afterToolCall",
+          afterSteps(result, call, ctx),
+        );
+        if (after?.action.action === "hide") hide(result, after.by, after.action.reason);
+        else if (after?.action.action === "abort")
+          abort ??= { reason: after.action.reason ?? "aborted", by: after.by };
+        ctx.hub.emit({ type: "tool_end", call, result, durationMs: performance.now() - started });
+        return result;
+      } catch (err) {
+        if (failure === undefined) failure = err;
+        stop.abort(err);
+        return result ?? cancelledResult(call, "the run failed");
+      }
     }),
   );
+  ctx.run.signal.removeEventListener("abort", onRunAbort);
+  if (failure !== undefined) return { kind: "failed", error: failure, results };
   return abort ? { kind: "aborted", ...abort, results } : { kind: "done", results };
 }
 
+/** A call's result already known before anything ran (a skip), if any. */
+export function decidedResult(stage: ToolStage, index: number): ToolResultItem | undefined {
+  const decision = stage.decisions[index];
+  return decision && !decision.run ? decision.result : undefined;
+}
+
 function beforeSteps(call: ToolCall, ctx: ToolStageContext): HookStep<BeforeToolAction>[] {
-  const summary = Object.freeze({
-    callId: call.id,
-    name: call.name,
-    arguments: call.parseError === undefined ? deepFreeze(structuredClone(call.arguments)) : undefined,
-  });
-  return [
-    ...ctx.interceptors.flatMap((interceptor, i) =>
-      interceptor.beforeToolCall
-        ? [{ name: ctx.names.interceptors[i] as string, run: () => interceptor.beforeToolCall?.(call) }]
-        : [],
-    ),
-    ...ctx.hooks.flatMap((hook, i) =>
-      hook.beforeToolCall
-        ? [{ name: ctx.names.hooks[i] as string, run: () => hook.beforeToolCall?.(summary) }]
-        : [],
-    ),
-  ];
+  // Made when the first hook asks, after the interceptors: hooks see the arguments that will run.
+  let frozen: ToolCallSummary | undefined;
+  const summary = (): ToolCallSummary =>
+    (frozen ??= Object.freeze({
+      callId: call.id,
+      name: call.name,
+      arguments: call.parseError === undefined ? deepFreeze(structuredClone(call.arguments)) : undefined,
+    }));
+  return stepsOf<BeforeToolAction>(
+    ctx.extensions,
+    "beforeToolCall",
+    (x) => x.beforeToolCall?.(call),
+    (x) => x.beforeToolCall?.(summary()),
+  );
 }
 
 function afterSteps(
@@ -116,36 +136,20 @@ function afterSteps(
   call: ToolCall,
   ctx: ToolStageContext,
 ): HookStep<AfterToolAction | InterceptorAfterToolAction>[] {
-  return [
-    ...ctx.interceptors.flatMap((interceptor, i) =>
-      interceptor.afterToolCall
-        ? [
-            {
-              name: ctx.names.interceptors[i] as string,
-              run: () => interceptor.afterToolCall?.(result, call),
-            },
-          ]
-        : [],
-    ),
-    ...ctx.hooks.flatMap((hook, i) =>
-      hook.afterToolCall
-        ? [
-            {
-              name: ctx.names.hooks[i] as string,
-              run: () =>
-                hook.afterToolCall?.(
-                  Object.freeze({
-                    callId: result.callId,
-                    name: result.name,
-                    isError: result.isError === true,
-                    summary: result.summary,
-                  }),
-                ),
-            },
-          ]
-        : [],
-    ),
-  ];
+  return stepsOf<AfterToolAction | InterceptorAfterToolAction>(
+    ctx.extensions,
+    "afterToolCall",
+    (x) => x.afterToolCall?.(result, call),
+    (x) =>
+      x.afterToolCall?.(
+        Object.freeze({
+          callId: result.callId,
+          name: result.name,
+          isError: result.isError === true,
+          summary: result.summary,
+        }),
+      ),
+  );
 }
 
 function skippedResult(call: ToolCall, by: string, reason: string): ToolResultItem {

@@ -4,14 +4,24 @@ import { type Item, type MessageItem, userMessage } from "../llm-client/item.js"
 import type { Request } from "../llm-client/request.js";
 import { type Response, ResponseAssembler } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
+import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { EventHub } from "./event-hub.js";
 import type { WorkerEvent } from "./events.js";
-import { firstAction, HookError, type HookStep, nameOf } from "./hook-runner.js";
-import type { Hook, Interceptor, PreRequestAction, PromptAction, TurnEndAction } from "./hooks.js";
+import { type Extensions, extensionsOf, firstAction, HookError, stepsOf } from "./hook-runner.js";
+import type {
+  Hook,
+  Interceptor,
+  InterceptorPromptAction,
+  PreRequestAction,
+  PromptAction,
+  PromptSummary,
+  RequestSummary,
+  TurnEndAction,
+} from "./hooks.js";
 import { addUsage, type WorkerResult } from "./result.js";
 import { type Tool, toolDefinition } from "./tool.js";
 import { cancelledResult } from "./tool-runner.js";
-import { runToolStage, type ToolStage } from "./tool-stage.js";
+import { decidedResult, runToolStage, type ToolStage } from "./tool-stage.js";
 import { WorkerEvents } from "./worker-events.js";
 
 /** Request settings other than the conversation itself. */
@@ -71,27 +81,23 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private readonly client: LlmClient;
   private system: string | undefined;
   private readonly tools = new Map<string, Tool>();
-  private readonly interceptors: readonly Interceptor[];
-  private readonly hooks: readonly Hook[];
-  private readonly names: { interceptors: string[]; hooks: string[] };
+  private readonly extensions: Extensions;
   private readonly items: Item[];
   private readonly options: WorkerOptions;
   private paused: { stage: Stage; turns: number; usage: Usage } | undefined;
   private running = false;
   private lockedFlag = false;
+  private previousUsage: Usage | undefined;
 
   constructor(options: WorkerOptions) {
     super(new EventHub());
     this.options = options;
     this.client = options.client;
     this.system = options.system;
+    // Seed 000: with a BlobStore, the model gets `inspect` to read stored outputs back.
+    if (options.blobStore) this.tools.set(INSPECT_TOOL_NAME, createInspectTool(options.blobStore) as Tool);
     for (const t of options.tools ?? []) this.tools.set(t.name, t);
-    this.interceptors = options.interceptors ?? [];
-    this.hooks = options.hooks ?? [];
-    this.names = {
-      interceptors: this.interceptors.map((x, i) => nameOf(x, "interceptor", i)),
-      hooks: this.hooks.map((x, i) => nameOf(x, "hook", i)),
-    };
+    this.extensions = extensionsOf(options.interceptors ?? [], options.hooks ?? []);
     this.items = [...(options.history ?? [])];
   }
 
@@ -135,9 +141,13 @@ export class Worker extends WorkerEvents implements WorkerApi {
 
   async run(input: string | Item[], options: RunOptions = {}): Promise<WorkerResult> {
     return this.exclusive(async () => {
-      this.paused = undefined;
+      this.abandonPause();
       const items: Item[] = typeof input === "string" ? [userMessage(input)] : [...input];
-      this.hub.emit({ type: "run_start", input: textOf(items) });
+      try {
+        this.hub.emit({ type: "run_start", input: textOf(items) });
+      } catch (err) {
+        return failed(err, {}, 0);
+      }
       const submitted = await this.submitPrompt(items);
       if (submitted) return submitted;
       return this.loop({ at: "request" }, 0, {}, options.signal);
@@ -165,32 +175,46 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private async exclusive(body: () => Promise<WorkerResult>): Promise<WorkerResult> {
     if (this.running) throw new Error("a run is already in progress on this worker");
     this.running = true;
-    let result: WorkerResult | undefined;
+    let result: WorkerResult;
     try {
       result = await body();
-      return result;
     } finally {
       this.running = false;
-      if (result) this.hub.emit({ type: "run_end", result });
     }
+    try {
+      this.hub.emit({ type: "run_end", result });
+    } catch (err) {
+      // The run is over, but a listener failing on its end must not pass unnoticed: the call fails.
+      result = failed(err, result.usage, result.turns);
+    }
+    return result;
+  }
+
+  /** A new run instead of `resume()`: the calls the paused run left unanswered get an answer first. */
+  private abandonPause(): void {
+    const stage = this.paused?.stage;
+    this.paused = undefined;
+    if (stage) this.answerOpenCalls(stage, "the run was paused and not resumed");
   }
 
   /** Prompt-submit hooks; the input enters history unless cancelled. Returns a result only if the run ends here. */
   private async submitPrompt(items: Item[]): Promise<WorkerResult | undefined> {
     const added: Item[] = [];
-    const text = textOf(items);
-    const steps: HookStep<PromptAction | { action: "continue_with"; items: Item[] }>[] = [
-      ...this.interceptors.flatMap((x, i) =>
-        x.onPromptSubmit
-          ? [{ name: this.names.interceptors[i] as string, run: () => x.onPromptSubmit?.({ items }) }]
-          : [],
-      ),
-      ...this.hooks.flatMap((x, i) =>
-        x.onPromptSubmit
-          ? [{ name: this.names.hooks[i] as string, run: () => x.onPromptSubmit?.({ text }) }]
-          : [],
-      ),
-    ];
+    // Made when the first hook asks, after the interceptors edited the input.
+    let summary: PromptSummary | undefined;
+    const promptSummary = (): PromptSummary => (summary ??= Object.freeze({ text: textOf(items) }));
+    const steps = stepsOf<PromptAction | InterceptorPromptAction>(
+      this.extensions,
+      "onPromptSubmit",
+      (x) => x.onPromptSubmit?.({ items }),
+      async (x) => {
+        const action = await x.onPromptSubmit?.(promptSummary());
+        // The safe tier never adds to the context, whatever an untyped hook returns.
+        if ((action as { action?: string } | undefined)?.action === "continue_with")
+          throw new Error("only interceptors may add items (continue_with)");
+        return action;
+      },
+    );
     try {
       const decided = await firstAction("onPromptSubmit", steps, {
         passThrough: (a) => {
@@ -233,9 +257,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
         if (stage.at === "tools") {
           const outcome = await runToolStage(stage, {
             tools: this.tools,
-            interceptors: this.interceptors,
-            hooks: this.hooks,
-            names: this.names,
+            extensions: this.extensions,
             hub: this.hub,
             run: {
               signal: signal ?? never,
@@ -256,6 +278,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
             };
           }
           this.items.push(...outcome.results);
+          if (outcome.kind === "failed") return failed(outcome.error, usage, turns);
           if (outcome.kind === "aborted")
             return { status: "cancelled", reason: outcome.reason, by: outcome.by, usage, turns };
           if (signal?.aborted)
@@ -289,6 +312,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
         this.hub.emit({ type: "turn_start", turn: turns });
         const response = await this.streamTurn(request, signal);
         usage = addUsage(usage, response.usage);
+        this.previousUsage = response.usage;
         this.hub.emit({ type: "turn_end", turn: turns, response });
         if (response.status === "cancelled") {
           // Partial text is kept; a half-received reasoning block or tool call could not be sent back.
@@ -343,47 +367,32 @@ export class Worker extends WorkerEvents implements WorkerApi {
   }
 
   private preRequest(request: Request, turn: number, usage: Usage, skipThrough: number | undefined) {
-    const summary = Object.freeze({
-      turn,
-      itemCount: request.items.length,
-      inputTokensSoFar: usage.inputTokens ?? 0,
-    });
-    const steps: HookStep<PreRequestAction>[] = [
-      ...this.interceptors.flatMap((x, i) =>
-        x.onPreRequest
-          ? [
-              {
-                name: this.names.interceptors[i] as string,
-                run: () => x.onPreRequest?.({ request, turn, usage }),
-              },
-            ]
-          : [],
-      ),
-      ...this.hooks.flatMap((x, i) =>
-        x.onPreRequest ? [{ name: this.names.hooks[i] as string, run: () => x.onPreRequest?.(summary) }] : [],
-      ),
-    ];
+    // Made when the first hook asks, after the interceptors: `itemCount` is what will be sent.
+    let frozen: RequestSummary | undefined;
+    const summary = (): RequestSummary =>
+      (frozen ??= Object.freeze({
+        turn,
+        itemCount: request.items.length,
+        inputTokensSoFar: usage.inputTokens ?? 0,
+      }));
+    const steps = stepsOf<PreRequestAction>(
+      this.extensions,
+      "onPreRequest",
+      (x) => x.onPreRequest?.({ request, turn, usage, previousUsage: this.previousUsage }),
+      (x) => x.onPreRequest?.(summary()),
+    );
     return firstAction("onPreRequest", steps, { ...(skipThrough !== undefined && { skipThrough }) });
   }
 
   private turnEnd(response: Response, turn: number) {
     const summary = Object.freeze({ turn, text: response.text });
-    const steps: HookStep<TurnEndAction>[] = [
-      ...this.interceptors.flatMap((x, i) =>
-        x.onTurnEnd
-          ? [
-              {
-                name: this.names.interceptors[i] as string,
-                run: () => x.onTurnEnd?.({ items: this.items, text: response.text, turn }),
-              },
-            ]
-          : [],
-      ),
-      ...this.hooks.flatMap((x, i) =>
-        x.onTurnEnd ? [{ name: this.names.hooks[i] as string, run: () => x.onTurnEnd?.(summary) }] : [],
-      ),
-    ];
-    return firstAction("onTurnEnd", steps, { passThrough: (a) => a.action === "finish" });
+    const steps = stepsOf<TurnEndAction>(
+      this.extensions,
+      "onTurnEnd",
+      (x) => x.onTurnEnd?.({ items: this.items, text: response.text, turn }),
+      (x) => x.onTurnEnd?.(summary),
+    );
+    return firstAction("onTurnEnd", steps, { neutral: (a) => a.action === "finish" });
   }
 
   /** One request: events to the Timeline and listeners as they arrive, gathered into a Response. */
@@ -396,14 +405,22 @@ export class Worker extends WorkerEvents implements WorkerApi {
     return assembler.result();
   }
 
-  /** Keeps history valid after a failure mid-tools: every call gets an answer. */
+  /** Keeps history valid after a failure mid-tools or an abandoned pause: every call gets an answer. */
   private answerOpenCalls(stage: Stage, reason: string): void {
     if (stage.at !== "tools") return;
+    // Only results after this stage's calls count: some providers reuse ids across responses.
+    const firstId = stage.calls[0]?.id;
+    let from = this.items.length;
+    while (from > 0) {
+      const item = this.items[--from] as Item;
+      if (item.type === "tool_call" && item.callId === firstId) break;
+    }
     const answered = new Set(
-      this.items.flatMap((item) => (item.type === "tool_result" ? [item.callId] : [])),
+      this.items.slice(from).flatMap((item) => (item.type === "tool_result" ? [item.callId] : [])),
     );
-    for (const call of stage.calls)
-      if (!answered.has(call.id)) this.items.push(cancelledResult(call, reason));
+    stage.calls.forEach((call, i) => {
+      if (!answered.has(call.id)) this.items.push(decidedResult(stage, i) ?? cancelledResult(call, reason));
+    });
   }
 
   private assertMutable(method: string): void {

@@ -33,6 +33,7 @@ export function buildOpenaiChatBody(request: Request, model: string): OpenaiChat
         name: tool.name,
         ...(tool.description !== "" && { description: tool.description }),
         parameters: tool.inputSchema,
+        ...(tool.strict && { strict: true }),
       },
     }));
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);

@@ -71,7 +71,7 @@ export interface OpenaiChatToolMessage {
 
 export interface OpenaiChatTool {
   type: "function";
-  function: { name: string; description?: string; parameters: JsonSchema };
+  function: { name: string; description?: string; parameters: JsonSchema; strict?: boolean };
 }
 
 export type OpenaiChatToolChoice =

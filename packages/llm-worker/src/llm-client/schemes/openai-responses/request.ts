@@ -57,9 +57,9 @@ export function buildOpenaiResponsesBody(request: Request, model: string): Opena
       name: tool.name,
       description: tool.description,
       parameters: tool.inputSchema,
-      // Strict mode demands every property be required and no additional ones; tool schemas here
-      // are arbitrary JSON Schema, so validation is left to the worker.
-      strict: false,
+      // Strict mode demands a strict-compatible schema (every property required, no additional
+      // ones): only on request (`toStrictJsonSchema`); otherwise the worker validates.
+      strict: tool.strict === true,
     }));
   }
   if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
