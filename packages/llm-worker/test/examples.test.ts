@@ -1,0 +1,30 @@
+/** The README's examples run as written: each is executed as a real child process. */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const example = (name: string): string => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
+
+async function output(name: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", example(name)], { timeout: 30_000 });
+  return stdout;
+}
+
+describe("examples", () => {
+  it("stream-from-mock.ts streams thinking, text and a tool call", async () => {
+    const out = await output("stream-from-mock.ts");
+    expect(out).toContain("[thinking] The user wants the weather");
+    expect(out).toContain('[tool call get_weather] {"city":"Kyoto","unit":"celsius"}');
+    expect(out).toContain("[completed: tool_use]");
+  });
+
+  it("worker.ts runs a tool twice in parallel, asks the hook, and finishes", async () => {
+    const out = await output("worker.ts");
+    expect(out).toContain('[hook] get_weather({"city":"Oslo"}) → continue');
+    expect(out).toContain("[tool] get_weather → sunny, 24°C");
+    expect(out).toContain("Kyoto is sunny at 24°C; Oslo is at 3°C.");
+    expect(out).toContain("[finished] history: 7 items");
+  });
+});
