@@ -8,8 +8,8 @@ import { summarize } from "./summary.js";
 import type { Content, JsonValue, ToolOutput } from "./tool-output.js";
 
 /**
- * The examples in README.md are this code's real output: each is rebuilt here and must appear in
- * the README verbatim, so the documentation cannot drift from the behaviour.
+ * The examples in the package README ("Large tool outputs") are this code's real output: each is
+ * rebuilt here and must appear there verbatim, so the documentation cannot drift from the behaviour.
  */
 const ID = "0190b2c4-7d1e-7a3b-9c4f-5e6d7a8b9c0d";
 
@@ -79,7 +79,16 @@ async function inspectExample(blob: "text" | "object", selector?: string): Promi
   }
 }
 
-const readme = readFileSync(new URL("./README.md", import.meta.url), "utf8");
+/** The package README's "Large tool outputs" section, where these examples are documented. */
+function readmeSection(heading: string): string {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const start = readme.indexOf(`\n## ${heading}`);
+  if (start === -1) throw new Error(`README.md has no "## ${heading}" section`);
+  const end = readme.indexOf("\n## ", start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+const readme = readmeSection("Large tool outputs");
 const block = (text: string) => `\`\`\`text\n${text}\n\`\`\``;
 
 describe("README examples", () => {

@@ -1,4 +1,5 @@
 import { ContextPruner, type ContextPrunerOptions } from "../context/context-pruner.js";
+import type { PruneDecision } from "../context/prune-plan.js";
 import { TokenAccountant, type TokenAccountantOptions } from "../context/token-accounting.js";
 import type { Item } from "../llm-client/item.js";
 import type { Interceptor } from "./hooks.js";
@@ -10,6 +11,8 @@ export interface PruneOptions extends ContextPrunerOptions {
 export interface PruneInterceptor extends Interceptor {
   readonly pruner: ContextPruner;
   readonly accountant: TokenAccountant;
+  /** Why the last request was or was not pruned (for tests, benchmarks and UIs). */
+  readonly lastDecision: PruneDecision | undefined;
 }
 
 /**
@@ -22,15 +25,20 @@ export function pruneInterceptor(options: PruneOptions = {}): PruneInterceptor {
   const pruner = new ContextPruner(options);
   const accountant = new TokenAccountant(options.accounting);
   let lastSent: readonly Item[] | undefined;
+  let lastDecision: PruneDecision | undefined;
   return {
     name: "prune",
     pruner,
     accountant,
+    get lastDecision() {
+      return lastDecision;
+    },
     onPreRequest({ request, previousUsage }) {
       if (lastSent && previousUsage) accountant.record(lastSent, previousUsage);
       const projection = pruner.project(request.items, accountant);
       request.items = projection.items;
       lastSent = projection.items;
+      lastDecision = projection.decision;
       return undefined;
     },
   };
