@@ -1,3 +1,19 @@
+export type { Alert, AlertLevel } from "./alert.js";
+export { previewToolCall } from "./approval/diff-preview.js";
+export type { DiffPreview, PermissionDecision, PermissionRequest } from "./approval/permission.js";
+export { podDataDir } from "./data-dir.js";
+export {
+  type FileRefFailure,
+  type FileRefResolution,
+  fileRefPlaceholder,
+  flattenSegments,
+  MAX_LISTED_ENTRIES,
+  parseSegments,
+  resolveFileRef,
+  type Segment,
+} from "./file-ref/index.js";
+export { BLOCK_EXIT_CODE } from "./hooks/hook-verdict.js";
+export { createShellHooks, type ShellHookContext } from "./hooks/shell-hook.js";
 export {
   type CatalogueMatch,
   catalogue,
@@ -7,7 +23,7 @@ export {
   type ProviderEntry,
   parseModelRef,
 } from "./manifest/catalogue.js";
-export { DEFAULT_LAYER, DEFAULT_PROMPT } from "./manifest/defaults.js";
+export { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_LAYER, DEFAULT_PROMPT } from "./manifest/defaults.js";
 export {
   findProjectRoot,
   type LoadManifestOptions,
@@ -19,6 +35,8 @@ export { formatIssue, ManifestError, type ManifestIssue } from "./manifest/manif
 export { parseOverrideAssignments } from "./manifest/overrides.js";
 export type {
   GenerationSettings,
+  HookEvent,
+  HookSpec,
   Instructions,
   Limits,
   Manifest,
@@ -27,11 +45,16 @@ export type {
   ToolSettings,
 } from "./manifest/resolve.js";
 export {
+  HOOK_EVENTS,
+  type HookInput,
   type ManifestLayer,
   type ManifestLayerInput,
   manifestLayerSchema,
   validateLayer,
 } from "./manifest/schema.js";
+export { Pod, type PodOptions, type PodRunResult } from "./pod.js";
+export { clientForModel } from "./pod-client.js";
+export type { PodEvent, PodEventOf, PodEventType, PodOwnEvent } from "./pod-events.js";
 export { isCaseInsensitiveAt } from "./scope/case-sensitivity.js";
 export type { Access, RuleKind, Scope, ScopeRule } from "./scope/rules.js";
 export { ScopeError, type ScopeRefusal } from "./scope/scope-error.js";

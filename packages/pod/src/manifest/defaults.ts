@@ -12,6 +12,9 @@ export const DEFAULT_TURNS = 50;
 /** Seed 004: tool output and file references are capped at 16 KB. */
 export const DEFAULT_TOOL_OUTPUT_BYTES = 16_384;
 
+/** A Pod hook's time limit when its entry sets no `timeout_ms`. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
 /**
  * The lowest layer of the cascade. Its scope lets the agent read and write the project, except
  * `.git` (history is the user's to change) and `.yoake` (the agent must not widen its own scope by

@@ -1,10 +1,14 @@
 import path from "node:path";
 import type { ScopeRule } from "../scope/rules.js";
-import type { ManifestLayer, ScopeRuleInput } from "./schema.js";
+import type { HookInput, ManifestLayer, ScopeRuleInput } from "./schema.js";
 
-/** A layer whose scope rules are complete (access, recursion, source filled in). */
-export type NormalizedLayer = Omit<ManifestLayer, "scope"> & {
+/** A `[[hooks]]` entry and the file that declared it (a hook's alerts name it). */
+export type SourcedHook = HookInput & { source: string };
+
+/** A layer whose scope rules are complete (access, recursion, source filled in) and whose hooks know their source. */
+export type NormalizedLayer = Omit<ManifestLayer, "scope" | "hooks"> & {
   scope?: { allow?: ScopeRule[]; deny?: ScopeRule[] };
+  hooks?: SourcedHook[];
 };
 
 /** A validated layer and where it came from: a file path, `defaults` or `overrides`. */
@@ -20,14 +24,16 @@ export interface MergedLayers {
 }
 
 /** Lists that add up across layers instead of replacing each other. */
-const UNION_LISTS: ReadonlySet<string> = new Set(["scope.allow", "scope.deny"]);
+const UNION_LISTS: ReadonlySet<string> = new Set(["scope.allow", "scope.deny", "hooks"]);
 
 /**
  * Fills in a layer's scope rules: a bare path means read access, recursive; `~/` is expanded; each
  * rule remembers the file it came from, so refusals can name it.
  */
 export function normalizeLayer(layer: ManifestLayer, source: string, homeDir: string): NormalizedLayer {
-  const { scope, ...rest } = layer;
+  const { scope, hooks, ...withoutHooks } = layer;
+  const rest: NormalizedLayer = withoutHooks;
+  if (hooks !== undefined) rest.hooks = hooks.map((hook) => ({ ...hook, source }));
   if (scope === undefined) return rest;
   const complete = (rule: ScopeRuleInput): ScopeRule => {
     const table = typeof rule === "string" ? { path: rule } : rule;
@@ -52,7 +58,7 @@ function expandHome(rulePath: string, homeDir: string): string {
 
 /**
  * Merges layers, lowest first: scalars and ordinary arrays replace, tables merge by key, scope
- * allow/deny lists are unions. One exception: a layer that names a model (`ref`, `scheme` or `id`)
+ * allow/deny lists and `[[hooks]]` are unions. One exception: a layer that names a model (`ref`, `scheme` or `id`)
  * replaces the whole `[model]` table, so limits, prices or a base URL meant for one model never
  * stick to another.
  */

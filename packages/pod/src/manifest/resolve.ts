@@ -1,9 +1,10 @@
 import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
 import type { Scope } from "../scope/rules.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
-import { DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TURNS } from "./defaults.js";
+import { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TURNS } from "./defaults.js";
 import { ManifestError, type ManifestIssue } from "./manifest-error.js";
 import type { MergedLayers } from "./merge.js";
+import type { HOOK_EVENTS } from "./schema.js";
 
 /** The model to talk to, with what is known of its limits and prices. */
 export interface ResolvedModel {
@@ -55,6 +56,23 @@ export interface Limits {
   toolOutputBytes: number;
 }
 
+/** A point of a run a Pod hook runs at. */
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** A `[[hooks]]` entry, resolved: a shell command run at `event` (see the package README, "Hooks"). */
+export interface HookSpec {
+  /** Shown in alerts and results: the entry's `name`, else its command. */
+  name: string;
+  event: HookEvent;
+  /** Run by the system shell (`/bin/sh -c`), in the project root. */
+  command: string;
+  /** Tool names the hook applies to (tool events only), `|`-separated, `*` a wildcard; absent: every tool. */
+  matcher?: string;
+  timeoutMs: number;
+  /** The manifest file that declared it. */
+  source: string;
+}
+
 /** One layer of the cascade and where it was looked for. */
 export interface ManifestLayerInfo {
   kind: "defaults" | "user" | "project" | "overrides";
@@ -75,6 +93,8 @@ export interface Manifest {
   scope: Scope;
   tools: ToolSettings;
   limits: Limits;
+  /** `[[hooks]]` of every layer, lowest layer first. */
+  hooks: HookSpec[];
   /** Which layer set each scalar key, e.g. `"generation.temperature": "/repo/.yoake/manifest.toml"`. */
   keySources: Readonly<Record<string, string>>;
   /** Things worth telling the user that do not stop the Pod (an unknown model, a cap above the model's). */
@@ -131,6 +151,16 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
       turns: merged.limits?.turns ?? DEFAULT_TURNS,
       toolOutputBytes: merged.limits?.tool_output_bytes ?? DEFAULT_TOOL_OUTPUT_BYTES,
     },
+    hooks: (merged.hooks ?? []).map(
+      (hook): HookSpec => ({
+        name: hook.name ?? hook.command,
+        event: hook.event,
+        command: hook.command,
+        ...(hook.matcher !== undefined && { matcher: hook.matcher }),
+        timeoutMs: hook.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS,
+        source: hook.source,
+      }),
+    ),
     keySources,
     warnings,
   };

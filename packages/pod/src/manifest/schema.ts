@@ -28,6 +28,33 @@ const scopeRuleSchema = z.union([
   }),
 ]);
 
+/** The points of a run a Pod hook can run at (the Worker's hook stages, by their manifest names). */
+export const HOOK_EVENTS = ["prompt_submit", "before_tool", "after_tool", "turn_end"] as const;
+
+/**
+ * A `[[hooks]]` entry: a shell command run at `event` with a JSON description on stdin, its
+ * action read from stdout. `matcher` picks tools by name (`write_file|edit_file`, `*` a
+ * wildcard) and applies to the tool events only.
+ */
+const hookSchema = z
+  .strictObject({
+    event: z.enum(HOOK_EVENTS),
+    command: z.string().min(1),
+    matcher: z.string().regex(/^[\w.*:-]+(\|[\w.*:-]+)*$/, {
+      error: 'expected tool names separated by "|", with * as a wildcard, e.g. "write_file|edit_*"',
+    }),
+    timeout_ms: positiveInteger,
+    name: z.string().min(1),
+  })
+  .partial({ matcher: true, timeout_ms: true, name: true })
+  .refine(
+    (hook) => hook.matcher === undefined || hook.event === "before_tool" || hook.event === "after_tool",
+    {
+      error: "matcher applies only to before_tool and after_tool hooks",
+      path: ["matcher"],
+    },
+  );
+
 const modelSchema = z
   .strictObject({
     /** `provider/model`, looked up in the built-in catalogue. */
@@ -46,8 +73,8 @@ const modelSchema = z
 
 /**
  * One layer of the manifest cascade, exactly as written in TOML (snake_case keys). Every key is
- * optional: a layer only says what it changes. Unknown keys are errors. New sections (`[[mcp]]`,
- * `[hooks]`) are added here as further optional keys.
+ * optional: a layer only says what it changes. Unknown keys are errors. New sections (`[[mcp]]`)
+ * are added here as further optional keys.
  */
 export const manifestLayerSchema = z
   .strictObject({
@@ -76,6 +103,8 @@ export const manifestLayerSchema = z
       })
       .partial(),
     limits: z.strictObject({ turns: positiveInteger, tool_output_bytes: positiveInteger }).partial(),
+    /** `[[hooks]]`: shell commands at points of a run; every layer adds its own (a union). */
+    hooks: z.array(hookSchema),
   })
   .partial();
 
@@ -85,6 +114,8 @@ export type ManifestLayer = z.output<typeof manifestLayerSchema>;
 export type ManifestLayerInput = z.input<typeof manifestLayerSchema>;
 /** A scope rule as a layer writes it. */
 export type ScopeRuleInput = z.output<typeof scopeRuleSchema>;
+/** A `[[hooks]]` entry as a layer writes it. */
+export type HookInput = z.output<typeof hookSchema>;
 
 /** Validates one layer; every problem comes back as an issue naming `source`, the key and what was expected. */
 export function validateLayer(

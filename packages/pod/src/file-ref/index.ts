@@ -1,0 +1,7 @@
+export {
+  type FileRefFailure,
+  type FileRefResolution,
+  MAX_LISTED_ENTRIES,
+  resolveFileRef,
+} from "./resolver.js";
+export { fileRefPlaceholder, flattenSegments, parseSegments, type Segment } from "./segments.js";

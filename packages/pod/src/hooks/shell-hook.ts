@@ -1,0 +1,144 @@
+import { type Hook, systemMessage } from "@yoake/llm-worker";
+import type { Alert } from "../alert.js";
+import type { HookSpec } from "../manifest/resolve.js";
+import { type HookVerdict, verdictOf } from "./hook-verdict.js";
+import { runHookCommand } from "./run-command.js";
+import { compileToolMatcher } from "./tool-matcher.js";
+
+/** What the shell hooks of one Pod share. */
+export interface ShellHookContext {
+  /** Where the commands run, and `project_root` in their input. */
+  projectRoot: string;
+  /** The commands' environment (with `YOAKE_HOOK_EVENT` and `YOAKE_PROJECT_ROOT` added). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Told of every hook that failed, timed out or blocked something. */
+  alert(alert: Alert): void;
+}
+
+/**
+ * The manifest's `[[hooks]]` as Worker hooks: the safe tier, which sees read-only summaries and
+ * can only continue or block, never edit history. Each runs its command with a JSON description
+ * of the moment on stdin and reads its answer from stdout (see `verdictOf`). A hook that fails,
+ * times out or answers nonsense raises a warning alert and counts as `continue`: a broken hook
+ * never wedges the turn.
+ *
+ * What blocking means at each event:
+ * - `prompt_submit`: the run is cancelled before the prompt enters history (`cancel` too);
+ * - `before_tool`: the call is not run; the model reads the reason as its error result (`skip`
+ *   too; `abort` ends the run instead);
+ * - `after_tool`: the run ends after this round of tools (`abort` too): the tool already ran;
+ * - `turn_end`: the model does not get to stop: the reason goes to it as a system message and the
+ *   turn goes on (bounded by the turn limit). `finish` is the same as `continue` here.
+ */
+export function createShellHooks(specs: readonly HookSpec[], context: ShellHookContext): Hook[] {
+  return specs.map((spec) => shellHook(spec, context));
+}
+
+function shellHook(spec: HookSpec, context: ShellHookContext): Hook {
+  const describe = `hook ${JSON.stringify(spec.name)} (${spec.event})`;
+  const source = `hook:${spec.name}`;
+  const matches = compileToolMatcher(spec.matcher);
+  const ask = async (payload: Record<string, unknown>): Promise<HookVerdict> => {
+    const input = JSON.stringify({ event: spec.event, project_root: context.projectRoot, ...payload });
+    const outcome = await runHookCommand(spec.command, {
+      input,
+      cwd: context.projectRoot,
+      env: { ...context.env, YOAKE_HOOK_EVENT: spec.event, YOAKE_PROJECT_ROOT: context.projectRoot },
+      timeoutMs: spec.timeoutMs,
+    });
+    const verdict = verdictOf(outcome, describe, spec.timeoutMs);
+    if (verdict.kind === "problem") {
+      context.alert({
+        level: "warn",
+        message: `${verdict.message}; the run went on as if it said continue`,
+        source,
+      });
+    }
+    return verdict;
+  };
+  const unknown = (verdict: Extract<HookVerdict, { kind: "action" }>, allowed: string): undefined => {
+    context.alert({
+      level: "warn",
+      message: `${describe} answered action ${JSON.stringify(verdict.action)}, which ${spec.event} does not know (expected ${allowed}); the run went on as if it said continue`,
+      source,
+    });
+    return undefined;
+  };
+  const blocked = (what: string, reason: string): void =>
+    context.alert({ level: "info", message: `${describe} ${what}: ${reason}`, source });
+
+  const name = spec.name;
+  switch (spec.event) {
+    case "prompt_submit":
+      return {
+        name,
+        onPromptSubmit: async (summary) => {
+          const verdict = await ask({ prompt: summary.text });
+          if (verdict.kind === "block" || (verdict.kind === "action" && verdict.action === "cancel")) {
+            const reason = verdict.reason ?? "cancelled";
+            blocked("cancelled the prompt", reason);
+            return { action: "cancel", reason };
+          }
+          return verdict.kind === "action" ? unknown(verdict, "continue, block or cancel") : undefined;
+        },
+      };
+    case "before_tool":
+      return {
+        name,
+        beforeToolCall: async (call) => {
+          if (!matches(call.name)) return undefined;
+          const verdict = await ask({
+            tool: call.name,
+            call_id: call.callId,
+            arguments: call.arguments ?? null,
+          });
+          if (verdict.kind === "block" || (verdict.kind === "action" && verdict.action === "skip")) {
+            const reason = verdict.reason ?? "not allowed";
+            blocked(`blocked ${call.name}`, reason);
+            return { action: "skip", reason };
+          }
+          if (verdict.kind === "action" && verdict.action === "abort") {
+            const reason = verdict.reason ?? "aborted";
+            blocked(`stopped the run before ${call.name}`, reason);
+            return { action: "abort", reason };
+          }
+          return verdict.kind === "action" ? unknown(verdict, "continue, block, skip or abort") : undefined;
+        },
+      };
+    case "after_tool":
+      return {
+        name,
+        afterToolCall: async (result) => {
+          if (!matches(result.name)) return undefined;
+          const verdict = await ask({
+            tool: result.name,
+            call_id: result.callId,
+            is_error: result.isError,
+            summary: result.summary,
+          });
+          if (verdict.kind === "block" || (verdict.kind === "action" && verdict.action === "abort")) {
+            const reason = verdict.reason ?? "aborted";
+            blocked(`stopped the run after ${result.name}`, reason);
+            return { action: "abort", reason };
+          }
+          return verdict.kind === "action" ? unknown(verdict, "continue, block or abort") : undefined;
+        },
+      };
+    case "turn_end":
+      return {
+        name,
+        onTurnEnd: async (summary) => {
+          const verdict = await ask({ turn: summary.turn, text: summary.text });
+          if (verdict.kind === "block") {
+            blocked("kept the turn going", verdict.reason);
+            const message = `Hook ${JSON.stringify(spec.name)} did not let the turn end: ${verdict.reason}`;
+            return { action: "continue", items: [systemMessage(message)] };
+          }
+          if (verdict.kind === "action" && verdict.action !== "finish") {
+            return unknown(verdict, "continue, finish or block");
+          }
+          return undefined;
+        },
+      };
+  }
+}

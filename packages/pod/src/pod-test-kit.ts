@@ -1,0 +1,97 @@
+/**
+ * Shared pieces of the Pod tests: a real project in a temporary directory, the mock provider over
+ * HTTP, and a Pod created from a manifest that points at it. Not a test file itself.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type MockProvider, type ScriptedResponse, startMockProvider } from "@yoake/llm-worker/testing";
+import { afterEach, beforeEach } from "vitest";
+import type { ManifestLayerInput } from "./manifest/schema.js";
+import { Pod } from "./pod.js";
+import type { PodEvent } from "./pod-events.js";
+
+export interface PodTestbed {
+  /** The project root (holds `.git`). */
+  project: string;
+  /** Outside the project: home, state, and files the scope must not reach. */
+  base: string;
+  mock: MockProvider;
+  /** Writes a file of the project, making its directories. */
+  put(relative: string, content: string | Uint8Array): string;
+  /** A Pod on the project, talking to the mock, with the given overrides on top. */
+  createPod(overrides?: ManifestLayerInput): Promise<Pod>;
+  /** Every event the Pod emitted, in order (recorded from creation on). */
+  events(pod: Pod): PodEvent[];
+  /** The JSON text of the `n`th request the mock received. */
+  sent(n: number): string;
+}
+
+/** Call at the top level of a test file: a fresh project and mock provider per test. */
+export function usePodTestbed(): () => PodTestbed {
+  let bed: PodTestbed | undefined;
+  const recorded = new WeakMap<Pod, PodEvent[]>();
+  beforeEach(async () => {
+    const base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-pod-")));
+    const project = path.join(base, "project");
+    mkdirSync(path.join(project, ".git"), { recursive: true });
+    const mock = await startMockProvider();
+    const put = (relative: string, content: string | Uint8Array): string => {
+      const file = path.join(project, relative);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, content);
+      return file;
+    };
+    bed = {
+      project,
+      base,
+      mock,
+      put,
+      createPod: async (overrides = {}) => {
+        const pod = await Pod.create({
+          cwd: project,
+          env: {
+            HOME: path.join(base, "home"),
+            XDG_STATE_HOME: path.join(base, "state"),
+            PATH: process.env.PATH,
+            MOCK_KEY: "test-key",
+          },
+          overrides: {
+            model: {
+              scheme: "anthropic",
+              id: "mock-model",
+              base_url: mock.baseURLFor("anthropic"),
+              api_key_env: "MOCK_KEY",
+            },
+            ...overrides,
+          },
+        });
+        const events: PodEvent[] = [];
+        pod.listen((event) => events.push(event));
+        recorded.set(pod, events);
+        return pod;
+      },
+      events: (pod) => recorded.get(pod) ?? [],
+      sent: (n) => {
+        const request = mock.requests[n];
+        if (request === undefined) throw new Error(`the mock received ${mock.requests.length} requests`);
+        return JSON.stringify(request.body);
+      },
+    };
+  });
+  afterEach(async () => {
+    await bed?.mock.close();
+    if (bed) rmSync(bed.base, { recursive: true, force: true });
+    bed = undefined;
+  });
+  return () => {
+    if (bed === undefined) throw new Error("the testbed exists only inside a test");
+    return bed;
+  };
+}
+
+export const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });
+
+export const toolCall = (name: string, args: unknown, id?: string): ScriptedResponse => ({
+  blocks: [{ type: "tool_call", name, arguments: args, ...(id !== undefined && { id }) }],
+});
