@@ -67,3 +67,4 @@ export {
   ScopedFs,
   type ScopedFsOptions,
 } from "./scope/scoped-fs.js";
+export * from "./tools/index.js";

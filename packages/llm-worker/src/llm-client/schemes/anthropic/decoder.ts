@@ -2,6 +2,7 @@ import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event } from "../../event.js";
 import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
+import { excerpt } from "../wire-json.js";
 import { anthropicStopReason } from "./stop-reason.js";
 import { normalizeAnthropicUsage, overlayUsage } from "./usage.js";
 
@@ -27,8 +28,6 @@ interface OpenBlock {
 }
 
 type Json = Record<string, unknown>;
-
-const EXCERPT_LENGTH = 120;
 
 /**
  * Decodes an Anthropic Messages stream: `message_start`, then per block `content_block_start`,
@@ -317,9 +316,8 @@ class AnthropicDecoder implements StreamDecoder {
   }
 
   private malformed(what: string, data: string): void {
-    const excerpt = data.length > EXCERPT_LENGTH ? `${data.slice(0, EXCERPT_LENGTH)}…` : data;
     this.writer.fail(
-      { kind: "stream", message: `malformed Anthropic stream event: ${what}: ${excerpt}`, raw: data },
+      { kind: "stream", message: `malformed Anthropic stream event: ${what}: ${excerpt(data)}`, raw: data },
       this.rawStopReason,
     );
   }

@@ -3,6 +3,7 @@ import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
 import type { ErrorInfo, ErrorKind, Event, StopReason } from "../../event.js";
 import { type BlockOpening, EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
+import { excerpt } from "../wire-json.js";
 import { failureKind, finishReasonName, stopReasonOfFinish } from "./finish-reason.js";
 import { StreamedArguments } from "./streamed-arguments.js";
 import { normalizeUsage } from "./usage.js";
@@ -23,8 +24,6 @@ interface OpenStreamedCall {
   id: string | undefined;
   args: StreamedArguments;
 }
-
-const EXCERPT_LENGTH = 160;
 
 /**
  * Decodes Gemini `streamGenerateContent` chunks (SSE `data:` payloads or JSON array elements).
@@ -317,9 +316,12 @@ export class GeminiDecoder implements StreamDecoder {
   }
 
   private failMalformed(what: string, data: string): void {
-    const excerpt = data.length > EXCERPT_LENGTH ? `${data.slice(0, EXCERPT_LENGTH)}…` : data;
     this.emitUsage();
-    this.writer.fail({ kind: "stream", message: `malformed Gemini chunk: ${what}: ${excerpt}`, raw: data });
+    this.writer.fail({
+      kind: "stream",
+      message: `malformed Gemini chunk: ${what}: ${excerpt(data)}`,
+      raw: data,
+    });
   }
 
   private open(opening: BlockOpening): void {

@@ -1,5 +1,6 @@
 import { type Item, type ToolCallItem, type ToolResultItem, toolResultText } from "../../item.js";
 import type { ReasoningConfig, Request, ToolChoice } from "../../request.js";
+import { argumentsObject } from "../wire-json.js";
 import type {
   GeminiContent,
   GeminiFunctionCallPart,
@@ -149,16 +150,6 @@ function functionResponsePart(
       response: item.isError ? { error: text } : { output: text },
     },
   };
-}
-
-function argumentsObject(text: string): Record<string, unknown> {
-  if (text.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : {};
-  } catch {
-    return {};
-  }
 }
 
 function toolConfigOf(choice: ToolChoice): GeminiToolConfig {

@@ -3,6 +3,7 @@ import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason, Usage } from "../../event.js";
 import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
+import { excerpt } from "../wire-json.js";
 import { isRecord } from "./guards.js";
 import { OLLAMA_USAGE_FIELDS, type OllamaUsage } from "./wire.js";
 
@@ -178,8 +179,4 @@ function usageOf(line: Record<string, unknown>): (Usage & { raw: OllamaUsage }) 
     usage.totalTokens = raw.prompt_eval_count + raw.eval_count;
   }
   return usage;
-}
-
-function excerpt(data: string): string {
-  return data.length <= 120 ? data : `${data.slice(0, 120)}…`;
 }

@@ -1,6 +1,7 @@
 import type { Item, ToolCallItem } from "../../item.js";
 import { toolResultText } from "../../item.js";
 import type { JsonSchema, ReasoningConfig, Request, ToolDefinition } from "../../request.js";
+import { argumentsObject } from "../wire-json.js";
 import { isRecord, isStringArray } from "./guards.js";
 import type {
   OllamaChatRequest,
@@ -107,21 +108,6 @@ function toToolCall(item: ToolCallItem): OllamaToolCall {
   // A made-up id was never the provider's: sending it back would pair results with nothing.
   if (!item.synthesizedId) call.id = item.callId;
   return call;
-}
-
-/**
- * Ollama takes arguments as an object. Text that is not a JSON object (the model wrote invalid
- * JSON, possibly under another provider) is sent as `{}`: the tool result that followed already
- * told the model what was wrong with it.
- */
-function argumentsObject(text: string): Record<string, unknown> {
-  if (text.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : {};
-  } catch {
-    return {};
-  }
 }
 
 function selectTools(request: Request): readonly ToolDefinition[] {

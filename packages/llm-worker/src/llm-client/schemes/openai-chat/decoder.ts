@@ -2,12 +2,10 @@ import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason } from "../../event.js";
 import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
+import { excerpt } from "../wire-json.js";
 import { ToolCallStreams } from "./tool-calls.js";
 import { normalizeOpenaiChatUsage } from "./usage.js";
 import type { OpenaiChatChoice, OpenaiChatChunk, OpenaiChatDelta, OpenaiChatUsage } from "./wire.js";
-
-/** What an `excerpt` keeps of a malformed frame, so that an error message stays readable. */
-const EXCERPT_LENGTH = 120;
 
 /**
  * Decodes a Chat Completions stream: `chat.completion.chunk` frames, then `data: [DONE]`.
@@ -249,8 +247,4 @@ function isTextOrAbsent(value: unknown): boolean {
 
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-function excerpt(data: string): string {
-  return data.length <= EXCERPT_LENGTH ? data : `${data.slice(0, EXCERPT_LENGTH)}…`;
 }

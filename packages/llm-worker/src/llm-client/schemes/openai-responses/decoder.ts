@@ -1,6 +1,7 @@
 import type { ErrorInfo, Event, StopReason } from "../../event.js";
 import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
+import { excerpt } from "../wire-json.js";
 import { OutputItemBlocks } from "./output-items.js";
 import { errorFromEvent, errorFromFailedResponse } from "./provider-error.js";
 import { normalizeUsage } from "./usage.js";
@@ -28,9 +29,6 @@ import {
   stringOr,
   summaryIndexOf,
 } from "./wire-read.js";
-
-/** How much of a malformed frame an error message quotes. */
-const EXCERPT_LENGTH = 120;
 
 export function createOpenaiResponsesDecoder(emit: (event: Event) => void): StreamDecoder {
   return new OpenaiResponsesDecoder(emit);
@@ -232,10 +230,9 @@ class OpenaiResponsesDecoder implements StreamDecoder {
   }
 
   private malformed(what: string, data: string): void {
-    const excerpt = data.length > EXCERPT_LENGTH ? `${data.slice(0, EXCERPT_LENGTH)}…` : data;
     this.writer.fail({
       kind: "stream",
-      message: `malformed openai-responses event (${what}): ${excerpt}`,
+      message: `malformed openai-responses event (${what}): ${excerpt(data)}`,
       raw: data,
     });
   }
