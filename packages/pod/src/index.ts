@@ -67,4 +67,5 @@ export {
   ScopedFs,
   type ScopedFsOptions,
 } from "./scope/scoped-fs.js";
+export * from "./session/index.js";
 export * from "./tools/index.js";

@@ -226,3 +226,40 @@ describe.each(["anthropic", "openai-chat"] as const)(
     });
   },
 );
+
+describe("a restored history that ends in unanswered tool calls", () => {
+  it("is a paused run: resume() runs the calls and the model answers", async () => {
+    const provider = await startMockProvider();
+    try {
+      const echo = tool({
+        name: "echo",
+        description: "echo",
+        input: z.object({ x: z.string() }),
+        execute: ({ x }) => x,
+      });
+      const client = createClient({
+        scheme: "anthropic",
+        model: "m",
+        baseURL: provider.baseURLFor("anthropic"),
+        apiKey: "k",
+      });
+      const history: Item[] = [
+        { type: "message", role: "user", text: "echo twice" },
+        { type: "tool_call", callId: "c1", name: "echo", arguments: '{"x":"one"}' },
+        { type: "tool_result", callId: "c1", name: "echo", summary: "one", content: "one" },
+        { type: "tool_call", callId: "c2", name: "echo", arguments: '{"x":"two"}' },
+      ];
+      const worker = new Worker({ client, tools: [echo], history });
+      expect(worker.isPaused).toBe(true);
+      provider.enqueue({ blocks: [{ type: "text", text: "done" }] });
+      const result = await worker.resume();
+      expect(result.status).toBe("finished");
+      expect(worker.history.slice(4, 5)).toMatchObject([
+        { type: "tool_result", callId: "c2", content: "two" },
+      ]);
+      expect(new Worker({ client, history: worker.history }).isPaused).toBe(false);
+    } finally {
+      await provider.close();
+    }
+  });
+});

@@ -1,0 +1,50 @@
+export { lineHash, ZERO_HASH } from "./chain.js";
+export {
+  type AppendableEntry,
+  type EntryBody,
+  type EntryHeader,
+  type EntryOf,
+  type EntryType,
+  entryBodySchema,
+  entryHeaderSchema,
+  itemEntry,
+  type LogEntry,
+  type LoggedSegment,
+  SESSION_LOG_VERSION,
+  type SessionConfig,
+  type SessionLink,
+  segmentSchema,
+  sessionConfigSchema,
+  sessionLinkSchema,
+} from "./entry.js";
+export { itemSchema } from "./item-schema.js";
+export { type ContinuationInput, continueInNewSession } from "./link.js";
+export { readSessionLog, type SessionLogContents, type TornTail } from "./read.js";
+export { isSecretKey, type Redacted, redactSecrets } from "./redact.js";
+export {
+  compactionSummaryItem,
+  type LastRun,
+  type RestoredSession,
+  restoreSession,
+  restoreSessionFile,
+} from "./restore.js";
+export { sessionConfigFromManifest } from "./session-config.js";
+export {
+  type AppendReceipt,
+  type Durability,
+  type OpenedSessionLog,
+  SessionLog,
+  type SessionLogOptions,
+  type SessionStartInput,
+} from "./session-log.js";
+export { SessionLogError, type SessionLogErrorKind } from "./session-log-error.js";
+export {
+  createSession,
+  findSession,
+  latestSession,
+  listSessions,
+  openSession,
+  SESSIONS_DIRECTORY,
+  type SessionInfo,
+  sessionsDir,
+} from "./sessions.js";

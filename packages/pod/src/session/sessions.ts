@@ -1,0 +1,247 @@
+import { open, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isBlobId } from "@yoake/llm-worker";
+import { type EntryBody, entryBodySchema } from "./entry.js";
+import { scanLines } from "./line-reader.js";
+import {
+  type OpenedSessionLog,
+  SessionLog,
+  type SessionLogOptions,
+  type SessionStartInput,
+} from "./session-log.js";
+import { SessionLogError } from "./session-log-error.js";
+
+/**
+ * Where a project's session logs live, relative to its root: `.yoake/sessions/<id>.jsonl`, beside
+ * the project manifest. Kept in the project (not an XDG state directory keyed by path) so that
+ * moving or renaming the project keeps its history, and `ls` finds it; the default scope denies
+ * the agent writes under `.yoake/`, so it cannot rewrite its own log. The directory gets a
+ * `.gitignore` of `*` so logs are never committed by accident.
+ */
+export const SESSIONS_DIRECTORY = join(".yoake", "sessions");
+
+const EXTENSION = ".jsonl";
+const FIRST_TEXT_CHARS = 200;
+const TYPE_KEY = Buffer.from(',"type":"');
+const USER_INPUT = Buffer.from('user_input"');
+
+/** One session log, as `listSessions` sees it (without verifying its chain). */
+export interface SessionInfo {
+  id: string;
+  path: string;
+  /** `ts` of line 1 (ISO 8601); empty when `problem` says line 1 is unreadable. */
+  started: string;
+  /** `ts` of the last complete line. */
+  lastActivity: string;
+  /** The first input the user submitted, cut at 200 characters. */
+  firstUserText?: string;
+  /** Complete lines (a torn tail is not counted). */
+  entryCount: number;
+  /** The session this one continues (it started from that one's compaction). */
+  previous?: string;
+  /** The session this one was compacted into. */
+  next?: string;
+  /** Bytes after the last newline: a crash mid-write; `open` will drop them. */
+  tornTail: boolean;
+  /** Why line 1 or the last line could not be read; such a log is listed but cannot be opened as is. */
+  problem?: string;
+}
+
+/** The directory holding a project's session logs. */
+export function sessionsDir(projectRoot: string): string {
+  return join(projectRoot, SESSIONS_DIRECTORY);
+}
+
+/** Starts a new session log in the project (see `SessionLog.create`). */
+export async function createSession(
+  projectRoot: string,
+  start: SessionStartInput,
+  options?: SessionLogOptions,
+): Promise<SessionLog> {
+  const dir = sessionsDir(projectRoot);
+  const log = await SessionLog.create(dir, start, options);
+  await writeFile(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
+  return log;
+}
+
+/**
+ * The project's sessions, oldest first. Each log is scanned, not verified (opening one verifies
+ * it): listing stays fast on long logs.
+ */
+export async function listSessions(projectRoot: string): Promise<SessionInfo[]> {
+  const dir = sessionsDir(projectRoot);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const ids = names
+    .filter((name) => name.endsWith(EXTENSION))
+    .map((name) => name.slice(0, -EXTENSION.length))
+    .filter((id) => isBlobId(id));
+  const sessions = await Promise.all(ids.map((id) => describeSession(id, join(dir, `${id}${EXTENSION}`))));
+  // A continuation names its predecessor; fill in the predecessor's `next` when its own last line does not.
+  const byId = new Map(sessions.map((session) => [session.id, session]));
+  for (const session of sessions) {
+    const previous = session.previous === undefined ? undefined : byId.get(session.previous);
+    if (previous !== undefined && previous.next === undefined) previous.next = session.id;
+  }
+  return sessions.sort((a, b) => compare(a.started, b.started) || compare(a.id, b.id));
+}
+
+/**
+ * The session to resume by default: the one active most recently, then followed along its
+ * `next` links to the newest continuation.
+ */
+export async function latestSession(projectRoot: string): Promise<SessionInfo | undefined> {
+  const sessions = (await listSessions(projectRoot)).filter((session) => session.problem === undefined);
+  let latest: SessionInfo | undefined;
+  for (const session of sessions) {
+    if (
+      latest === undefined ||
+      compare(session.lastActivity, latest.lastActivity) > 0 ||
+      (session.lastActivity === latest.lastActivity && compare(session.id, latest.id) > 0)
+    ) {
+      latest = session;
+    }
+  }
+  const byId = new Map(sessions.map((session) => [session.id, session]));
+  const seen = new Set<string>();
+  while (latest?.next !== undefined && !seen.has(latest.id)) {
+    seen.add(latest.id);
+    const next = byId.get(latest.next);
+    if (next === undefined) break;
+    latest = next;
+  }
+  return latest;
+}
+
+/** The session whose id is `idOrPrefix` or starts with it; throws when none or several match. */
+export async function findSession(projectRoot: string, idOrPrefix: string): Promise<SessionInfo> {
+  const sessions = await listSessions(projectRoot);
+  const wanted = idOrPrefix.toLowerCase();
+  const exact = sessions.find((session) => session.id === wanted);
+  if (exact !== undefined) return exact;
+  const matches = sessions.filter((session) => session.id.startsWith(wanted));
+  const dir = sessionsDir(projectRoot);
+  if (matches.length === 0) {
+    throw new SessionLogError("not_found", dir, `no session ${JSON.stringify(idOrPrefix)}`);
+  }
+  if (matches.length > 1) {
+    const ids = matches.map((session) => session.id).join(", ");
+    throw new SessionLogError(
+      "ambiguous",
+      dir,
+      `${JSON.stringify(idOrPrefix)} matches ${matches.length} sessions: ${ids}`,
+    );
+  }
+  return matches[0] as SessionInfo;
+}
+
+/** Opens a session for appending by id or id prefix, or the latest one (`"latest"`). */
+export async function openSession(
+  projectRoot: string,
+  idOrPrefix: string | "latest",
+  options?: SessionLogOptions,
+): Promise<OpenedSessionLog> {
+  if (idOrPrefix === "latest") {
+    const latest = await latestSession(projectRoot);
+    if (latest === undefined)
+      throw new SessionLogError("not_found", sessionsDir(projectRoot), "no sessions yet");
+    return SessionLog.open(latest.path, options);
+  }
+  return SessionLog.open((await findSession(projectRoot, idOrPrefix)).path, options);
+}
+
+async function describeSession(id: string, path: string): Promise<SessionInfo> {
+  let firstLine: Buffer | undefined;
+  let firstUserLine: Buffer | undefined;
+  // The last two lines: a last line that is not JSON is a torn tail, and the one before it counts.
+  let last = { offset: 0, length: 0 };
+  let beforeLast = last;
+  const scan = await scanLines(path, (line, lineNumber, offset) => {
+    beforeLast = last;
+    last = { offset, length: line.length };
+    if (lineNumber === 1) firstLine = Buffer.from(line);
+    else if (firstUserLine === undefined && isUserInput(line)) firstUserLine = Buffer.from(line);
+  });
+  const info: SessionInfo = {
+    id,
+    path,
+    started: "",
+    lastActivity: "",
+    entryCount: scan.lines,
+    tornTail: scan.tailBytes > 0,
+  };
+  const start = parseLine(firstLine);
+  if (start?.type !== "session_start") return { ...info, problem: "line 1 is not a session_start entry" };
+  info.started = start.ts;
+  info.lastActivity = start.ts;
+  if (start.previous !== undefined) info.previous = start.previous.sessionId;
+  const user = parseLine(firstUserLine);
+  if (user?.type === "user_input") info.firstUserText = cut(user.text);
+  if (scan.lines > 1) {
+    let end = parseLine(await readRange(path, last.offset, last.length));
+    if (end === undefined && scan.tailBytes === 0) {
+      info.tornTail = true;
+      info.entryCount -= 1;
+      end =
+        info.entryCount === 1
+          ? start
+          : parseLine(await readRange(path, beforeLast.offset, beforeLast.length));
+    }
+    if (end === undefined) return { ...info, problem: `line ${scan.lines} is not a valid entry` };
+    info.lastActivity = end.ts;
+    if (end.type === "compaction" && end.sessionId !== id) info.next = end.sessionId;
+  }
+  return info;
+}
+
+/**
+ * Whether a line is a `user_input` entry, without parsing it: the writer puts `seq`, `ts` and
+ * `prev` (which hold no such text) before the entry's own `type`, so its first `,"type":"` is that.
+ */
+function isUserInput(line: Buffer): boolean {
+  const at = line.indexOf(TYPE_KEY);
+  return (
+    at !== -1 &&
+    line.subarray(at + TYPE_KEY.length, at + TYPE_KEY.length + USER_INPUT.length).equals(USER_INPUT)
+  );
+}
+
+type ParsedLine = EntryBody & { ts: string };
+
+function parseLine(line: Buffer | undefined): ParsedLine | undefined {
+  if (line === undefined) return undefined;
+  try {
+    const json: unknown = JSON.parse(line.toString("utf8"));
+    const body = entryBodySchema.safeParse(json);
+    const ts = (json as { ts?: unknown }).ts;
+    return body.success && typeof ts === "string" ? { ...body.data, ts } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, offset);
+    return buffer;
+  } finally {
+    await handle.close();
+  }
+}
+
+function cut(text: string): string {
+  return text.length <= FIRST_TEXT_CHARS ? text : `${text.slice(0, FIRST_TEXT_CHARS)}…`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
