@@ -1,5 +1,5 @@
 /**
- * `npm start` at the repository root: a client streaming from a provider, offline. The provider is
+ * `npx tsx packages/llm-worker/examples/stream-from-mock.ts`: a client streaming from a provider, offline. The provider is
  * the package's mock server speaking Anthropic's real wire format with a scripted answer (no key,
  * no network); point `createClient` at a real provider and the code stays the same.
  */

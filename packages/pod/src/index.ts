@@ -1,6 +1,8 @@
 export type { Alert, AlertLevel } from "./alert.js";
 export { previewToolCall } from "./approval/diff-preview.js";
 export type { DiffPreview, PermissionDecision, PermissionRequest } from "./approval/permission.js";
+export type { CompactionSettings } from "./compaction/compaction-settings.js";
+export { COMPACTION_INSTRUCTION, SUMMARY_HEADING } from "./compaction/summary-prompt.js";
 export { podDataDir } from "./data-dir.js";
 export {
   type FileRefFailure,
@@ -55,6 +57,11 @@ export {
 export { Pod, type PodOptions, type PodRunResult } from "./pod.js";
 export { clientForModel } from "./pod-client.js";
 export type { PodEvent, PodEventOf, PodEventType, PodOwnEvent } from "./pod-events.js";
+export { CompactionError, type CompactionResult } from "./pod-session/compaction-result.js";
+export type { SessionChoice } from "./pod-session/open-pod-session.js";
+export type { RestoredSessionInfo } from "./pod-session/pod-session.js";
+export type { NoteOutcome, NoteRole, PodRunState, PodStatus } from "./pod-status.js";
+export * from "./protocol/index.js";
 export { isCaseInsensitiveAt } from "./scope/case-sensitivity.js";
 export type { Access, RuleKind, Scope, ScopeRule } from "./scope/rules.js";
 export { ScopeError, type ScopeRefusal } from "./scope/scope-error.js";

@@ -1,4 +1,4 @@
-import type { Unsubscribe, WorkerEvent, WorkerEvents, WorkerEventType } from "@yoake/llm-worker";
+import type { MessageItem, Unsubscribe, WorkerEvent, WorkerEvents, WorkerEventType } from "@yoake/llm-worker";
 import type { Alert } from "./alert.js";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";
 
@@ -14,6 +14,20 @@ export type PodOwnEvent =
       callId: string;
       tool: string;
       decision: PermissionDecision | "abandoned";
+    }
+  /** History grew outside a run: `added` are the notes (`pod.notify`) appended at its end. */
+  | { type: "history_changed"; reason: "notify"; added: MessageItem[] }
+  /**
+   * History was replaced by a compaction's summary (and the files read again): the Pod now writes
+   * to session `sessionId`, which continues `previousSessionId`. `auto`: the Pod compacted on its
+   * own, before a request, because the prompt neared the window.
+   */
+  | {
+      type: "history_changed";
+      reason: "compact";
+      auto: boolean;
+      sessionId: string;
+      previousSessionId: string;
     };
 
 /** Everything a Pod tells its clients: its Worker's events and its own, in the order they happen. */

@@ -1,31 +1,46 @@
+import { homedir } from "node:os";
 import path from "node:path";
 import {
+  addUsage,
+  createInspectTool,
   FsBlobStore,
   type Item,
   type LlmClient,
+  type MessageItem,
   pruneInterceptor,
   type RunOptions,
+  systemMessage,
   type Tool,
+  toolDefinition,
   type Unsubscribe,
+  type Usage,
+  userMessage,
   Worker,
   type WorkerResult,
 } from "@yoake/llm-worker";
 import type { Alert } from "./alert.js";
 import { Approvals } from "./approval/approvals.js";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";
+import { type CompactionSettings, resolveCompactionSettings } from "./compaction/compaction-settings.js";
 import { podDataDir } from "./data-dir.js";
 import { resolveFileRef } from "./file-ref/resolver.js";
 import { flattenSegments, parseSegments, type Segment } from "./file-ref/segments.js";
 import { createShellHooks } from "./hooks/shell-hook.js";
-import { loadManifest } from "./manifest/load.js";
+import { findProjectRoot, loadManifest } from "./manifest/load.js";
 import type { Manifest } from "./manifest/resolve.js";
 import type { ManifestLayerInput } from "./manifest/schema.js";
 import { clientForModel } from "./pod-client.js";
 import { type PodEvent, PodEventHub, type PodEventOf, type PodEventType } from "./pod-events.js";
 import { POD_INTERCEPTOR_NAME, podInterceptor } from "./pod-interceptor.js";
+import type { CompactionResult } from "./pod-session/compaction-result.js";
+import { openPodSession, type SessionChoice } from "./pod-session/open-pod-session.js";
+import { PodSession, type RestoredSessionInfo } from "./pod-session/pod-session.js";
 import { PodSharedState } from "./pod-state.js";
+import type { NoteOutcome, NoteRole, PodStatus } from "./pod-status.js";
 import { podTools } from "./pod-tools.js";
 import { ScopedFs } from "./scope/scoped-fs.js";
+import type { Durability } from "./session/session-log.js";
+import { listSessions, type SessionInfo } from "./session/sessions.js";
 import { ReadTracker } from "./tools/read-tracker.js";
 
 export interface PodOptions {
@@ -41,6 +56,16 @@ export interface PodOptions {
   dataDir?: string;
   /** Tools of the embedder, offered beside the file tools. */
   tools?: readonly Tool[];
+  /**
+   * The session log to write (`<projectRoot>/.yoake/sessions/<id>.jsonl`): `"new"` (default), the
+   * `"latest"` of the project, or one by id or unambiguous id prefix. Continuing one restores its
+   * history, prunes and paused run from the log alone (see the README, "Sessions").
+   */
+  session?: SessionChoice;
+  /** When an entry counts as written (see `Durability`); default `every` (fdatasync). */
+  sessionDurability?: Durability;
+  /** When and how the session is compacted (see the README, "Compaction"). */
+  compaction?: CompactionSettings;
 }
 
 /**
@@ -61,6 +86,14 @@ export type PodRunResult = WorkerResult & { permissionRequest?: PermissionReques
  */
 export class Pod {
   private busy = false;
+  /** Aborts the run or answer going now (`cancel()`); one per `run` / `respond` / `resume`. */
+  private runAbort: AbortController | undefined;
+  /** Usage of every run this Pod finished, for `status()`. */
+  private usageOfEndedRuns: Usage = {};
+  /** Usage so far of a paused run: its continuation reports it again, so it is not added twice. */
+  private usageOfPausedRun: Usage = {};
+  /** Notes given to `notify` while a run was going or paused, oldest first. */
+  private queuedNotes: MessageItem[] = [];
 
   private constructor(
     readonly manifest: Manifest,
@@ -71,6 +104,8 @@ export class Pod {
     readonly dataDir: string,
     private readonly state: PodSharedState,
     private readonly hub: PodEventHub,
+    /** The session log, restore and compaction. */
+    private readonly session: PodSession,
   ) {}
 
   /** Loads the manifest cascade from `cwd` and builds the Pod it describes. */
@@ -95,22 +130,78 @@ export class Pod {
       env,
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
+    const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
+    const tools = [...podTools(fs, manifest, state.readTracker), ...(options.tools ?? [])];
+    const blobStore = new FsBlobStore(path.join(dataDir, "blobs"));
+    const logOptions =
+      options.sessionDurability === undefined ? {} : { durability: options.sessionDurability };
+    // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
+    const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", logOptions);
+    const prune = pruneInterceptor({ prunedCallIds: opened.restored?.prunedCallIds ?? [] });
+    const session = new PodSession(opened, {
+      manifest,
+      cwd: options.cwd,
+      fs,
+      client,
+      readTracker: state.readTracker,
+      prune,
+      compaction,
+      logOptions,
+      // As the Worker lists them (inspect first): what a compaction sends before any request did.
+      toolDefinitions: [createInspectTool(blobStore), ...tools].map((t) => toolDefinition(t)),
+      emit: (event) => hub?.emit(event),
+    });
     const worker = new Worker({
       client,
       system: manifest.instructions.systemPrompt,
-      tools: [...podTools(fs, manifest, state.readTracker), ...(options.tools ?? [])],
-      interceptors: [pruneInterceptor(), podInterceptor(state), state.approvals.verdictInterceptor()],
+      tools,
+      // The session's interceptors go first (the log is synced before anything else acts) and
+      // around prune (compaction measures before it, its prunes are logged after it).
+      interceptors: [
+        session.first,
+        prune,
+        session.afterPrune,
+        podInterceptor(state),
+        state.approvals.verdictInterceptor(),
+      ],
       hooks,
-      blobStore: new FsBlobStore(path.join(dataDir, "blobs")),
+      blobStore,
       maxTurns: manifest.limits.turns,
       generation: manifest.generation,
+      ...(opened.restored !== undefined && { history: opened.restored.history }),
     });
     hub = new PodEventHub(worker);
-    return new Pod(manifest, fs, worker, dataDir, state, hub);
+    session.attach(worker);
+    hub.on("alert", (alert) => session.recordAlert(alert));
+    return new Pod(manifest, fs, worker, dataDir, state, hub, session);
   }
 
   get history(): readonly Item[] {
     return this.worker.history;
+  }
+
+  /** The session log this Pod writes to; it changes when the session is compacted. */
+  get sessionId(): string {
+    return this.session.id;
+  }
+
+  /** How the session this Pod continues had left off (`session: "latest"` or an id), else undefined. */
+  get restored(): RestoredSessionInfo | undefined {
+    return this.session.restored;
+  }
+
+  /** The sessions of the project found from `cwd` (as `Pod.create` finds it), oldest first. */
+  static async listSessions(
+    cwd: string,
+    env: Readonly<Record<string, string | undefined>> = process.env,
+  ): Promise<SessionInfo[]> {
+    const home = path.resolve(env.HOME ?? homedir());
+    return listSessions(await findProjectRoot(cwd, home));
+  }
+
+  /** The sessions of this Pod's project, oldest first. */
+  listSessions(): Promise<SessionInfo[]> {
+    return listSessions(this.manifest.projectRoot);
   }
 
   /** The request a paused run waits on, if any. */
@@ -140,20 +231,29 @@ export class Pod {
    * scope, missing, binary) raises a warning alert and only its placeholder reaches the model.
    */
   async run(input: string | readonly Segment[], options: RunOptions = {}): Promise<PodRunResult> {
-    this.claim();
+    const runOptions = this.claim(options);
     let result: WorkerResult;
     try {
       const segments = typeof input === "string" ? parseSegments(input) : input;
+      await this.session.beginRun(segments, flattenSegments(segments), runOptions.signal);
       this.abandonPendingPermission();
-      this.state.stashFileRefs(await this.resolveFileRefs(segments));
+      // This run replaces a paused one for good: what that one used is final.
+      this.usageOfEndedRuns = addUsage(this.usageOfEndedRuns, this.usageOfPausedRun);
+      this.usageOfPausedRun = {};
+      // Notes given while the previous run was paused follow this prompt, with its files.
+      const notes = this.takeQueuedNotes();
+      this.state.stashFileRefs([...(await this.resolveFileRefs(segments)), ...notes]);
       try {
-        result = await this.worker.run(flattenSegments(segments), options);
+        result = await this.worker.run(flattenSegments(segments), runOptions);
       } finally {
         // A run that failed before its submit must not hand its files to the next one.
-        this.state.drainFileRefs();
+        const unsubmitted = this.state.drainFileRefs();
+        // ... but its notes are still the user's: they wait for the next chance.
+        if (unsubmitted.length > 0) this.queuedNotes.unshift(...notes);
       }
+      await this.session.endRun(result);
     } finally {
-      this.busy = false;
+      this.release();
     }
     return this.settle(result);
   }
@@ -164,7 +264,7 @@ export class Pod {
    * later call of that tool run without asking. Throws if `id` is not the pending request.
    */
   async respond(id: string, decision: PermissionDecision, options: RunOptions = {}): Promise<PodRunResult> {
-    this.claim();
+    const runOptions = this.claim(options);
     let result: WorkerResult;
     try {
       const request = this.state.approvals.decide(id, decision);
@@ -175,18 +275,157 @@ export class Pod {
         tool: request.tool,
         decision,
       });
-      result = await this.worker.resume(options);
+      await this.session.beginResume(runOptions.signal);
+      result = await this.worker.resume(runOptions);
+      await this.session.endRun(result);
     } finally {
-      this.busy = false;
+      this.release();
     }
     return this.settle(result);
   }
 
-  /** One run or answer at a time: a second caller is told at once instead of queueing behind a pause. */
-  private claim(): void {
+  /**
+   * Continues a run a hook paused (`pause`, `yield`) without a new user message. A run waiting
+   * for approval is continued by `respond` instead: this throws then, and when nothing is paused.
+   * After a restore it continues the run the log left paused or interrupted: open tool calls run
+   * (a call that needs approval asks again), else the next request is sent.
+   */
+  async resume(options: RunOptions = {}): Promise<PodRunResult> {
+    this.assertFree();
+    const request = this.state.approvals.pending;
+    if (request !== undefined)
+      throw new Error(`the run waits for an answer to permission request ${request.id}: respond to it`);
+    if (!this.worker.isPaused && !this.session.resumable) throw new Error("there is no paused run to resume");
+    const runOptions = this.claim(options);
+    let result: WorkerResult;
+    try {
+      // A restored run that stopped before a request has no pause in the Worker: a run with no
+      // new input sends that request.
+      const continuesRequest = !this.worker.isPaused;
+      await this.session.beginResume(runOptions.signal);
+      result = continuesRequest
+        ? await this.worker.run([], runOptions)
+        : await this.worker.resume(runOptions);
+      await this.session.endRun(result);
+    } finally {
+      this.release();
+    }
+    return this.settle(result);
+  }
+
+  /**
+   * Stops the run (or the answer being carried out) going now: the model's stream and the running
+   * tools are aborted, every tool call keeps a result, and `run()` resolves `cancelled`. Returns
+   * false when nothing is running; a paused run is not (answer it, or start a new run).
+   */
+  cancel(): boolean {
+    if (this.runAbort === undefined || this.runAbort.signal.aborted) return false;
+    this.runAbort.abort(new Error("cancelled"));
+    return true;
+  }
+
+  /**
+   * Adds a message to history without starting a turn; the model reads it with its next request.
+   * During a run (or a pause) the Worker's history only grows at its own steps, so the note waits
+   * (`queued`) and is added when the run stops, or right after the prompt of a new run that
+   * replaces a paused one. A `history_changed` event follows every addition.
+   */
+  notify(text: string, role: NoteRole = "user"): NoteOutcome {
+    this.queuedNotes.push(role === "user" ? userMessage(text) : systemMessage(text));
+    if (this.busy || this.worker.isRunning || this.worker.isPaused) return "queued";
+    this.addQueuedNotes();
+    return "added";
+  }
+
+  /** What the Pod is doing, with its model, the usage so far and the request a pause waits on. */
+  status(): PodStatus {
+    const { ref, scheme, id, contextWindow } = this.manifest.model;
+    const pendingPermission = this.state.approvals.pending;
+    return {
+      state:
+        this.busy || this.worker.isRunning
+          ? "running"
+          : this.worker.isPaused || this.session.resumable
+            ? "paused"
+            : "idle",
+      projectRoot: this.manifest.projectRoot,
+      sessionId: this.session.id,
+      model: {
+        ...(ref !== undefined && { ref }),
+        scheme,
+        id,
+        ...(contextWindow !== undefined && { contextWindow }),
+      },
+      usage: addUsage(this.usageOfEndedRuns, this.usageOfPausedRun),
+      ...(pendingPermission !== undefined && { pendingPermission }),
+      queuedNotes: this.queuedNotes.length,
+    };
+  }
+
+  /**
+   * Summarizes the session and continues in a new one linked to it (see the README,
+   * "Compaction"): the history becomes the summary and the files read so far, read again. Throws
+   * while a run is going or paused, when there is nothing to compact, and when the summary
+   * request fails; `cancel()` stops it. A success turns automatic compaction back on.
+   */
+  async compact(options: RunOptions = {}): Promise<CompactionResult> {
+    this.assertFree();
+    if (this.worker.isPaused || this.state.approvals.pending !== undefined)
+      throw new Error("a run is paused: answer it, resume it or start a new run before compacting");
+    const runOptions = this.claim(options);
+    try {
+      return await this.session.compactNow(runOptions.signal);
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
+   * Flushes and closes the session log. Cancel a run going on and wait for it first: the log takes
+   * nothing after this, so a run could not go on.
+   */
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+
+  private assertFree(): void {
     if (this.busy || this.worker.isRunning)
       throw new Error("the Pod is already running; wait for the run to end");
+  }
+
+  /**
+   * One run or answer at a time: a second caller is told at once instead of queueing behind a
+   * pause. Returns the options to run with: the caller's signal joined with the Pod's own, which
+   * `cancel()` aborts.
+   */
+  private claim(options: RunOptions): RunOptions {
+    this.assertFree();
     this.busy = true;
+    const abort = new AbortController();
+    this.runAbort = abort;
+    const signal =
+      options.signal === undefined ? abort.signal : AbortSignal.any([options.signal, abort.signal]);
+    return { ...options, signal };
+  }
+
+  private release(): void {
+    this.busy = false;
+    this.runAbort = undefined;
+  }
+
+  private takeQueuedNotes(): MessageItem[] {
+    const notes = this.queuedNotes;
+    this.queuedNotes = [];
+    return notes;
+  }
+
+  /** Appends the queued notes to history; only while no run is going or paused. */
+  private addQueuedNotes(): void {
+    const notes = this.takeQueuedNotes();
+    if (notes.length === 0) return;
+    this.worker.replaceHistory([...this.worker.history, ...notes]);
+    this.session.historyGrew();
+    this.hub.emit({ type: "history_changed", reason: "notify", added: notes });
   }
 
   /** Resolves each distinct reference in order of appearance; failures become alerts. */
@@ -209,6 +448,13 @@ export class Pod {
 
   /** After the run returned, so a listener may answer the request at once (the Pod is free again). */
   private settle(result: WorkerResult): PodRunResult {
+    // A continuation's usage includes the part before the pause: it replaces, never adds to, that part.
+    if (result.status === "paused") this.usageOfPausedRun = result.usage;
+    else {
+      this.usageOfEndedRuns = addUsage(this.usageOfEndedRuns, result.usage);
+      this.usageOfPausedRun = {};
+    }
+    if (!this.worker.isPaused) this.addQueuedNotes();
     const request = this.state.approvals.pending;
     if (result.status !== "paused" || result.by !== POD_INTERCEPTOR_NAME || request === undefined)
       return result;

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { readSessionLog } from "./read.js";
 import { restoreSession } from "./restore.js";
 
-describe("the README's example log", () => {
+describe("the package README's example log", () => {
   it("is a real log: it verifies, and restores to the history it shows", async () => {
-    const readme = await readFile(new URL("./README.md", import.meta.url), "utf8");
+    const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
     const block = /```jsonl\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const dir = await mkdtemp(join(tmpdir(), "yoake-readme-"));

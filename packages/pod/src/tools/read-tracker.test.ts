@@ -25,3 +25,15 @@ describe("ReadTracker", () => {
     expect(contentHash("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   });
 });
+
+describe("ReadTracker.paths", () => {
+  it("lists every file read, the latest read last", () => {
+    const tracker = new ReadTracker();
+    tracker.record("/p/a.ts", "a");
+    tracker.record("/p/b.ts", "b");
+    tracker.record("/p/a.ts", "a2");
+    expect(tracker.paths()).toEqual(["/p/b.ts", "/p/a.ts"]);
+    tracker.forget("/p/b.ts");
+    expect(tracker.paths()).toEqual(["/p/a.ts"]);
+  });
+});

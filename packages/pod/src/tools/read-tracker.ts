@@ -21,6 +21,8 @@ export class ReadTracker {
 
   /** Notes that the model has seen `content` as the whole of the file at `realPath`. */
   record(realPath: string, content: Uint8Array | string): void {
+    // Deleted first so the map's order is the order of the latest reads (see `paths`).
+    this.hashes.delete(realPath);
     this.hashes.set(realPath, contentHash(content));
   }
 
@@ -34,6 +36,14 @@ export class ReadTracker {
   /** Whether the file at `realPath` has been read in this session (whatever it holds now). */
   has(realPath: string): boolean {
     return this.hashes.has(realPath);
+  }
+
+  /**
+   * The canonical paths of every file read, least recently read first: what a compaction reads
+   * again into the new session, newest first, while its budget lasts.
+   */
+  paths(): string[] {
+    return [...this.hashes.keys()];
   }
 
   /** Forgets a file, so that changing it needs a new read. */

@@ -1,0 +1,82 @@
+import { createRequire } from "node:module";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { ExitCode, type ExitCodeValue } from "../cli-error.js";
+import type { InputStream, OutputStream } from "../io.js";
+import { YoakeAgent } from "./agent.js";
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+/** What `yoake acp` talks over, and the environment its Pods are made with. */
+export interface AcpIO {
+  /** The client's messages, newline-delimited JSON-RPC. */
+  stdin: InputStream;
+  /** The agent's messages; nothing else may be written here. */
+  stdout: OutputStream;
+  /** The agent's log. */
+  stderr: OutputStream;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Aborting it ends the connection (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/**
+ * `yoake acp`: serves the Agent Client Protocol over standard input and output until the client
+ * closes standard input (or `signal` aborts), then cancels the turns still going and closes every
+ * session's log. Returns 0, or 130 when interrupted.
+ */
+export async function runAcp(io: AcpIO): Promise<ExitCodeValue> {
+  // Anything printed by accident would corrupt the protocol stream: console output is the log.
+  const restoreConsole = consoleToLog(io.stderr);
+  const yoake = new YoakeAgent({ env: io.env, version, log: (line) => io.stderr.write(line) });
+  const connection = yoake.app.connect(ndJsonStream(writableTo(io.stdout), readableFrom(io.stdin)));
+  const interrupt = (): void => connection.close(new Error("interrupted"));
+  io.signal?.addEventListener("abort", interrupt, { once: true });
+  try {
+    await connection.closed.catch(() => undefined);
+    await yoake.closeAll();
+  } finally {
+    io.signal?.removeEventListener("abort", interrupt);
+    restoreConsole();
+  }
+  return io.signal?.aborted === true ? ExitCode.interrupted : ExitCode.ok;
+}
+
+function readableFrom(input: InputStream): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = input[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await iterator.next();
+      if (done === true) controller.close();
+      else controller.enqueue(typeof value === "string" ? encoder.encode(value) : value);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+function writableTo(output: OutputStream): WritableStream<Uint8Array> {
+  // `stream: true` keeps a character that a chunk boundary splits whole.
+  const decoder = new TextDecoder();
+  return new WritableStream<Uint8Array>({
+    write(chunk) {
+      output.write(decoder.decode(chunk, { stream: true }));
+    },
+  });
+}
+
+function consoleToLog(log: OutputStream): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const write = (...args: unknown[]): void => {
+    log.write(`${args.map((arg) => (typeof arg === "string" ? arg : String(arg))).join(" ")}\n`);
+  };
+  console.log = write;
+  console.info = write;
+  console.debug = write;
+  return () => {
+    console.log = saved.log;
+    console.info = saved.info;
+    console.debug = saved.debug;
+  };
+}

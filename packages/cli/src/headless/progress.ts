@@ -1,0 +1,30 @@
+import type { Unsubscribe } from "@yoake/llm-worker";
+import type { Pod } from "@yoake/pod";
+import type { OutputStream } from "../io.js";
+import { toolCallLabel } from "../tool-call-label.js";
+
+export interface ProgressOptions {
+  /** A line per tool call as it starts. */
+  tools: boolean;
+  /** Info alerts too (warnings and errors are always shown). */
+  info: boolean;
+}
+
+/**
+ * Reports a headless run on stderr, so stdout keeps only the answer: warnings and errors
+ * always (a file reference that did not resolve, a hook that failed), and optionally each tool
+ * call and info alerts.
+ */
+export function reportProgress(pod: Pod, stderr: OutputStream, options: ProgressOptions): Unsubscribe {
+  const offs: Unsubscribe[] = [
+    pod.on("alert", (alert) => {
+      if (alert.level === "info" && !options.info) return;
+      stderr.write(`yoake: ${alert.level}: ${alert.message}\n`);
+    }),
+  ];
+  if (options.tools)
+    offs.push(pod.on("tool_start", (event) => stderr.write(`· ${toolCallLabel(event.call)}\n`)));
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,85 @@
+import type { Usage } from "@yoake/llm-worker";
+import type { Manifest, PodRunResult } from "@yoake/pod";
+import { usageCost } from "../cost.js";
+
+/** A tool call the headless run refused because it needed the user's approval. */
+export interface DeniedCall {
+  tool: string;
+  callId: string;
+  reason: string;
+}
+
+/**
+ * What `--output-format json` prints, and the last line of `stream-json`: how the run ended, the
+ * answer, what it cost. `text` is the final answer (the model's last response); empty unless
+ * the run finished. Keyed `event` like the protocol events `stream-json` prints before it.
+ */
+export interface RunSummary {
+  event: "result";
+  status: PodRunResult["status"];
+  isError: boolean;
+  text: string;
+  /** Model requests made. */
+  turns: number;
+  /** Summed over the run's requests; `inputTokens` includes cache reads and writes. */
+  usage: Usage;
+  /** US dollars at list prices; absent when the model has no prices in the catalogue or manifest. */
+  costUsd?: number;
+  /** `provider/model` as configured, or `scheme/id`. */
+  model: string;
+  /** The session the run was logged in, when the Pod keeps one. */
+  sessionId?: string;
+  durationMs: number;
+  /** Why the run did not finish. */
+  error?: { kind: string; message: string };
+  /** Calls refused because approvals cannot be asked in headless mode (absent when none). */
+  deniedCalls?: DeniedCall[];
+}
+
+export interface SummaryContext {
+  manifest: Manifest;
+  durationMs: number;
+  deniedCalls: readonly DeniedCall[];
+  sessionId?: string | undefined;
+}
+
+/** Builds the summary of a run that has stopped. */
+export function runSummary(result: PodRunResult, context: SummaryContext): RunSummary {
+  const { manifest } = context;
+  const cost = usageCost(result.usage, manifest.model.prices);
+  const error = failureOf(result);
+  return {
+    event: "result",
+    status: result.status,
+    isError: result.status !== "finished",
+    text: result.status === "finished" ? result.text : "",
+    turns: result.turns,
+    usage: result.usage,
+    ...(cost !== undefined && { costUsd: cost }),
+    model: manifest.model.ref ?? `${manifest.model.scheme}/${manifest.model.id}`,
+    ...(context.sessionId !== undefined && { sessionId: context.sessionId }),
+    durationMs: context.durationMs,
+    ...(error !== undefined && { error }),
+    ...(context.deniedCalls.length > 0 && { deniedCalls: [...context.deniedCalls] }),
+  };
+}
+
+/** The one-line reason a run did not finish, or undefined when it did. */
+export function failureOf(result: PodRunResult): { kind: string; message: string } | undefined {
+  switch (result.status) {
+    case "finished":
+      return undefined;
+    case "failed":
+      return {
+        kind: result.error.kind === "llm" ? result.error.error.kind : result.error.kind,
+        message: result.error.message,
+      };
+    case "cancelled":
+      return { kind: "cancelled", message: `cancelled by ${result.by}: ${result.reason}` };
+    case "paused":
+      return {
+        kind: "paused",
+        message: `the run paused (${result.by}: ${result.reason}) and headless mode cannot resume it`,
+      };
+  }
+}

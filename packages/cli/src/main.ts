@@ -1,0 +1,152 @@
+import { createRequire } from "node:module";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { runAcp } from "./acp/main.js";
+import { type AgentCommandOptions, agentCommand } from "./agent-command.js";
+import { CliError, ExitCode } from "./cli-error.js";
+import { type DemoCommandOptions, demoCommand } from "./demo/demo-command.js";
+import { OUTPUT_FORMATS } from "./headless/run-headless.js";
+import { interruptOnSigint } from "./interrupt.js";
+import { type CliIO, processIO } from "./io.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+/**
+ * The `yoake` command. Returns the exit code instead of exiting, so tests run it in-process with
+ * their own `io`. Without `io` it runs on the process's streams, and Ctrl-C during a headless run
+ * cancels the running turn (a second Ctrl-C exits at once).
+ */
+export async function main(argv: readonly string[], io?: CliIO): Promise<number> {
+  const cliIO = io ?? processIO();
+  // Ctrl-C is the process's own: in-process callers (tests) keep theirs.
+  const interrupts = io === undefined ? interruptOnSigint : undefined;
+  let exitCode: number = ExitCode.ok;
+  const program = buildProgram(cliIO, {
+    agent: async (options) => {
+      exitCode = await agentCommand(options, cliIO, interrupts);
+    },
+    demo: async (options) => {
+      exitCode = await demoCommand(options, cliIO, interrupts);
+    },
+    acp: async () => {
+      exitCode = await runAcp(cliIO);
+    },
+  });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed its message (or the help, or the version).
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (error instanceof CliError) {
+      cliIO.stderr.write(`yoake: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}
+
+interface Actions {
+  agent(options: AgentCommandOptions): Promise<void>;
+  demo(options: DemoCommandOptions): Promise<void>;
+  acp(): Promise<void>;
+}
+
+function buildProgram(io: CliIO, actions: Actions): Command {
+  const program = new Command("yoake")
+    .description(
+      "An LLM coding agent on your project: an interactive terminal UI, or one headless run with -p.",
+    )
+    .version(version, "-v, --version")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .enablePositionalOptions()
+    .showHelpAfterError('(run "yoake --help" for the options)');
+
+  program
+    .option("-p, --prompt [text]", "run one headless turn and print the answer; standard input is read too")
+    .addOption(
+      new Option("--output-format <format>", "how -p prints").choices(OUTPUT_FORMATS).default("text"),
+    )
+    .option(
+      "--model <provider/model>",
+      "the model, e.g. anthropic/claude-sonnet-4-5, openai/gpt-5, ollama/qwen3",
+    )
+    .option("--max-turns <n>", "most model requests in one run", positiveInteger)
+    .option("--allow <path>", "let the agent read <path> too (repeatable)", collect)
+    .option("--allow-write <path>", "let the agent write <path> too (repeatable)", collect)
+    .option("--deny <path>", "keep the agent from reading or writing <path> (repeatable)", collect)
+    .option("--deny-write <path>", "keep the agent from writing <path> (repeatable)", collect)
+    .option("-y, --yes", "approve every tool call (headless runs deny calls that need approval otherwise)")
+    .option("--cwd <dir>", "the directory to work in (default: the current one)")
+    .option("-c, --continue", "continue the latest session of this project")
+    .option("-r, --resume <id>", "resume the session <id>")
+    .option("--verbose", "headless: report each tool call and info alerts on stderr")
+    .addHelpText("after", HELP_AFTER)
+    .action(async (raw: RawAgentOptions) => {
+      await actions.agent(agentOptions(raw));
+    });
+
+  program
+    .command("demo")
+    .description("the whole system against a scripted model: no account, no network")
+    .option("-p, --print", "print the session as text instead of opening the terminal UI")
+    .option("--keep", "keep the temporary project afterwards and print where it is")
+    .action(async (raw: DemoCommandOptions) => {
+      await actions.demo(raw);
+    });
+
+  program
+    .command("acp")
+    .description("serve the Agent Client Protocol on standard input and output, for editors (Zed, ...)")
+    .action(async () => {
+      await actions.acp();
+    });
+
+  return program;
+}
+
+const HELP_AFTER = `
+Examples:
+  yoake                                 the terminal UI on the project here
+  yoake -p "Why does the build fail?"   one headless run; the answer on stdout
+  git diff | yoake -p "Review this"     the -p text, then standard input
+  yoake -p "Fix @src/app.ts" --yes --output-format json
+  yoake demo                            try it with a scripted model: no key, no network
+
+Keys and endpoints: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (and *_BASE_URL),
+OLLAMA_HOST. Headless runs deny tool calls that need approval unless --yes.
+Exit codes: 0 finished, 1 the run failed or was cancelled, 2 bad usage or configuration,
+130 interrupted.`;
+
+interface RawAgentOptions {
+  prompt?: string | true;
+  outputFormat: AgentCommandOptions["outputFormat"];
+  model?: string;
+  maxTurns?: number;
+  allow?: string[];
+  allowWrite?: string[];
+  deny?: string[];
+  denyWrite?: string[];
+  yes?: true;
+  cwd?: string;
+  continue?: true;
+  resume?: string;
+  verbose?: true;
+}
+
+function agentOptions(raw: RawAgentOptions): AgentCommandOptions {
+  const { yes, ...rest } = raw;
+  return { ...rest, approveAll: yes === true };
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return n;
+}

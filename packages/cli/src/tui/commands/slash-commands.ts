@@ -1,0 +1,63 @@
+/** A command the input box accepts after `/`. */
+export interface SlashCommand {
+  name: string;
+  /** Shown in `/help` and in the hint under the input: `<id>` for an argument. */
+  usage: string;
+  description: string;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: "help", usage: "/help", description: "Keys and commands" },
+  {
+    name: "compact",
+    usage: "/compact",
+    description: "Summarize the conversation and go on in a new session",
+  },
+  { name: "model", usage: "/model [provider/model]", description: "Show the model, or switch to another" },
+  { name: "sessions", usage: "/sessions", description: "List the saved sessions of this project" },
+  { name: "resume", usage: "/resume <id>", description: "Continue a saved session" },
+  { name: "quit", usage: "/quit", description: "Leave (also Ctrl+D on an empty input)" },
+];
+
+/** A line of input read as a command: its name (lower-cased) and the rest as its argument. */
+export interface ParsedCommand {
+  name: string;
+  argument: string;
+}
+
+/**
+ * `/name rest` as a command, or undefined for ordinary input. A path typed at the start of a
+ * message (`/etc/hosts is …`) is not a command: a name holds letters only.
+ */
+export function parseSlashCommand(input: string): ParsedCommand | undefined {
+  const trimmed = input.trim();
+  const match = /^\/([a-zA-Z]+)(?:\s+([\s\S]*))?$/.exec(trimmed);
+  if (match === null) return undefined;
+  return { name: (match[1] as string).toLowerCase(), argument: (match[2] ?? "").trim() };
+}
+
+/** The commands whose name starts with what was typed after `/`, for the hint under the input. */
+export function matchingCommands(input: string): readonly SlashCommand[] {
+  if (!input.startsWith("/") || /\s/.test(input)) return [];
+  const typed = input.slice(1).toLowerCase();
+  return SLASH_COMMANDS.filter((command) => command.name.startsWith(typed));
+}
+
+/** The keys, for `/help`. */
+export const KEY_HELP: readonly (readonly [string, string])[] = [
+  ["Enter", "send"],
+  ["Shift+Enter, Alt+Enter, Ctrl+J", "new line"],
+  ["Up / Down", "earlier inputs (on the first / last line)"],
+  ["@", "attach a file: type to filter, Tab or Enter to pick"],
+  ["Esc", "cancel the running turn (the session goes on)"],
+  ["Ctrl+T", "show or fold thinking"],
+  ["Ctrl+C", "cancel the turn, clear the input, or leave"],
+];
+
+/** The text `/help` prints. */
+export function helpText(): string {
+  const width = Math.max(...SLASH_COMMANDS.map((c) => c.usage.length), ...KEY_HELP.map(([k]) => k.length));
+  const commands = SLASH_COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.description}`);
+  const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(width)}  ${what}`);
+  return ["Commands:", ...commands, "Keys:", ...keys].join("\n");
+}

@@ -1,0 +1,107 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
+import { Pod } from "@yoake/pod";
+import { render } from "ink-testing-library";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { listProjectFiles } from "../files/project-files.js";
+import { App } from "./app.js";
+
+let base: string;
+let mock: MockProvider;
+let pod: Pod;
+
+beforeEach(async () => {
+  base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-app-")));
+  const project = path.join(base, "project");
+  mkdirSync(path.join(project, ".git"), { recursive: true });
+  mkdirSync(path.join(project, "src"));
+  writeFileSync(path.join(project, "src", "greet.ts"), "export const greet = 'Hello';\n");
+  mock = await startMockProvider();
+  pod = await Pod.create({
+    cwd: project,
+    env: { HOME: path.join(base, "home"), XDG_STATE_HOME: path.join(base, "state"), KEY: "k" },
+    overrides: {
+      model: {
+        scheme: "anthropic",
+        id: "mock-model",
+        base_url: mock.baseURLFor("anthropic"),
+        api_key_env: "KEY",
+        prices: { input: 3, output: 15 },
+      },
+    },
+  });
+});
+afterEach(async () => {
+  await mock.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+const until = (frame: () => string | undefined, text: string) =>
+  vi.waitFor(() => expect(frame()).toContain(text), { timeout: 5000, interval: 10 });
+
+function app() {
+  return render(<App pod={pod} title="yoake test" loadFiles={() => listProjectFiles(pod.fs)} />);
+}
+
+describe("App on a real Pod", () => {
+  it("attaches a file, shows the tool card and the approval, and counts tokens and cost", async () => {
+    const usage = { inputTokens: 1000, outputTokens: 100 };
+    mock.enqueue(
+      {
+        usage,
+        blocks: [
+          { type: "text", text: "Changing it." },
+          {
+            type: "tool_call",
+            name: "edit_file",
+            arguments: { path: "src/greet.ts", old_string: "Hello", new_string: "Hi" },
+          },
+        ],
+      },
+      { usage, blocks: [{ type: "text", text: "Now it says Hi." }] },
+    );
+    const view = app();
+    await until(view.lastFrame, "yoake test");
+    view.stdin.write("shorten @gre");
+    await until(view.lastFrame, "src/greet.ts");
+    view.stdin.write("\t");
+    await until(view.lastFrame, "shorten @src/greet.ts ");
+    view.stdin.write("\r");
+    await until(view.lastFrame, "edit_file wants to run on src/greet.ts");
+    expect(view.lastFrame()).toContain("awaiting your approval");
+    expect(view.lastFrame()).toContain("+export const greet = 'Hi';");
+    // At once: the prompt has the keys as soon as it is on screen (see KeyRouter).
+    view.stdin.write("y");
+    await until(view.lastFrame, "○ ready");
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain("Now it says Hi.");
+    expect(frame).toContain("● edit_file src/greet.ts done");
+    // The file was attached whole: the model's request carried it.
+    expect(JSON.stringify(mock.requests[0]?.body)).toContain("[File: src/greet.ts]");
+    // 2 × (1000 in at $3/M + 100 out at $15/M) = $0.0090
+    expect(frame).toContain("2.0k in · 200 out · $0.0090");
+    view.unmount();
+  });
+
+  it("cancels a stalled turn on Esc and goes on with the same session", async () => {
+    mock.enqueue({ fault: "stall" });
+    mock.setHandler((request) => ({
+      blocks: [
+        { type: "text", text: `I got ${JSON.stringify(request.body).includes("hang on") ? "both" : "one"}.` },
+      ],
+    }));
+    const view = app();
+    await until(view.lastFrame, "yoake test");
+    view.stdin.write("hang on\r");
+    await until(view.lastFrame, "esc to cancel");
+    // Esc once the request is out: the stalled reply is the one to cancel.
+    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    view.stdin.write("\x1b");
+    await until(view.lastFrame, "Cancelled. The session goes on.");
+    view.stdin.write("again\r");
+    await until(view.lastFrame, "I got both.");
+    view.unmount();
+  });
+});

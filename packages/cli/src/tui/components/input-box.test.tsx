@@ -1,0 +1,127 @@
+import { render } from "ink-testing-library";
+import { describe, expect, it, vi } from "vitest";
+import { InputBox, type InputBoxProps } from "./input-box.js";
+import { KeyRouter } from "./key-router.js";
+
+/** Longer than ink's render throttle (30 frames a second). */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 60));
+/** Waits for a frame holding `text`: the file list loads asynchronously. */
+const until = (frame: () => string | undefined, text: string) =>
+  vi.waitFor(() => expect(frame()).toContain(text), { timeout: 2000, interval: 10 });
+const files = ["README.md", "src/greet.ts", "src/farewell.ts", "test/greet.test.ts", "docs/guide.md"];
+
+function box(overrides: Partial<InputBoxProps> = {}) {
+  const submitted: string[] = [];
+  const props: InputBoxProps = {
+    isActive: true,
+    onSubmit: (text) => {
+      submitted.push(text);
+      return true;
+    },
+    onEscape: vi.fn(),
+    onInterrupt: vi.fn(),
+    onExit: vi.fn(),
+    onToggleThinking: vi.fn(),
+    loadFiles: vi.fn(async () => ({ paths: files, truncated: false })),
+    ...overrides,
+  };
+  return {
+    ...render(
+      <KeyRouter>
+        <InputBox {...props} />
+      </KeyRouter>,
+    ),
+    submitted,
+    props,
+  };
+}
+
+describe("InputBox", () => {
+  it("filters the project's files as an @ reference is typed, and attaches the chosen one", async () => {
+    const view = box();
+    view.stdin.write("compare @gre");
+    await until(view.lastFrame, "src/greet.ts");
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain("src/greet.ts");
+    expect(frame).toContain("test/greet.test.ts");
+    expect(frame).not.toContain("README.md");
+    expect(frame).not.toContain("farewell");
+    expect(view.props.loadFiles).toHaveBeenCalledOnce();
+
+    view.stdin.write("\x1b[B"); // Down: the second match
+    await tick();
+    view.stdin.write("\t");
+    await tick();
+    expect(view.lastFrame()).toContain("compare @test/greet.test.ts");
+    expect(view.lastFrame()).not.toContain("src/greet.ts");
+
+    view.stdin.write("now\r");
+    await tick();
+    expect(view.submitted).toEqual(["compare @test/greet.test.ts now"]);
+    view.unmount();
+  });
+
+  it("closes the picker on Esc without cancelling anything", async () => {
+    const view = box();
+    view.stdin.write("@zzz");
+    await until(view.lastFrame, "no matching file");
+    view.stdin.write("\x1b");
+    await tick();
+    expect(view.lastFrame()).not.toContain("no matching file");
+    expect(view.props.onEscape).not.toHaveBeenCalled();
+    view.stdin.write("\x1b");
+    await tick();
+    expect(view.props.onEscape).toHaveBeenCalledOnce();
+    view.unmount();
+  });
+
+  it("brings back earlier inputs with Up and the draft with Down", async () => {
+    const view = box({ initialHistory: ["first question"] });
+    view.stdin.write("second question\r");
+    await tick();
+    view.stdin.write("draft");
+    await tick();
+    view.stdin.write("\x1b[A");
+    await tick();
+    expect(view.lastFrame()).toContain("second question");
+    view.stdin.write("\x1b[A");
+    await tick();
+    expect(view.lastFrame()).toContain("first question");
+    view.stdin.write("\x1b[B");
+    await tick();
+    view.stdin.write("\x1b[B");
+    await tick();
+    expect(view.lastFrame()).toContain("draft");
+    view.unmount();
+  });
+
+  it("edits several lines with Ctrl+J and sends them whole", async () => {
+    const view = box();
+    view.stdin.write("line one");
+    await tick();
+    view.stdin.write("\n");
+    await tick();
+    view.stdin.write("line two");
+    await tick();
+    expect(view.lastFrame()).toMatch(/› line one\s*│\s*\n│\s+line two/);
+    view.stdin.write("\r");
+    await tick();
+    expect(view.submitted).toEqual(["line one\nline two"]);
+    view.unmount();
+  });
+
+  it("keeps the text when the submit is refused, and is not drawn while inactive", async () => {
+    const view = box({ onSubmit: () => false });
+    view.stdin.write("busy now\r");
+    await tick();
+    expect(view.lastFrame()).toContain("busy now");
+    view.rerender(
+      <KeyRouter>
+        <InputBox {...view.props} onSubmit={() => false} isActive={false} />
+      </KeyRouter>,
+    );
+    await tick();
+    expect(view.lastFrame()).toBe("");
+    view.unmount();
+  });
+});

@@ -1,0 +1,196 @@
+import { Box, type Key, Text } from "ink";
+import { useCallback, useEffect, useReducer, useRef } from "react";
+import { matchingCommands } from "../commands/slash-commands.js";
+import { type FuzzyMatch, rankPaths } from "../files/fuzzy-match.js";
+import type { ProjectFiles } from "../files/project-files.js";
+import {
+  afterSubmit,
+  type EditorEffect,
+  type EditorState,
+  editorStateOf,
+  editorStep,
+  openFileQuery,
+  selectedMatch,
+} from "../input/editor.js";
+import { keyCommands } from "../input/key-command.js";
+import type { TextBuffer } from "../input/text-buffer.js";
+import { FilePicker } from "./file-picker.js";
+import { useKeys } from "./key-router.js";
+
+/** Matches the picker shows at once. */
+const PICKER_SIZE = 8;
+/** A file list older than this is read again when the picker opens (files come and go). */
+const FILE_LIST_MAX_AGE_MS = 10_000;
+
+export interface InputBoxProps {
+  /** Keys go elsewhere while false (the permission prompt has them), and the box is not drawn; what was typed is kept. */
+  isActive: boolean;
+  /** Returns false when the input was not taken: it stays in the box. */
+  onSubmit(text: string): boolean;
+  /** Esc with no picker open. */
+  onEscape(): void;
+  /** Ctrl+C with nothing to clear. */
+  onInterrupt(): void;
+  /** Ctrl+D on an empty input. */
+  onExit(): void;
+  onToggleThinking(): void;
+  /** The project's files, for the `@` picker; called when the picker opens. */
+  loadFiles(): Promise<ProjectFiles>;
+  /** Earlier inputs for Up, oldest first. */
+  initialHistory?: readonly string[];
+}
+
+interface FileListState {
+  files?: ProjectFiles;
+  loadedAt: number;
+  loading: boolean;
+}
+
+/**
+ * The prompt: multi-line editing, earlier inputs on Up / Down, and the `@` file picker (the
+ * editing itself is `editorStep`, pure). The state lives in a ref, not in React state: several
+ * keys can arrive in one chunk (typed fast, pasted, sent by tmux) and each must see the edit of
+ * the one before, not the last render's copy.
+ */
+export function InputBox(props: InputBoxProps) {
+  const editor = useRef<EditorState>(editorStateOf(props.initialHistory));
+  const fileList = useRef<FileListState>({ loadedAt: 0, loading: false });
+  const ranked = useRef<
+    { query: string; files: ProjectFiles | undefined; matches: FuzzyMatch[] } | undefined
+  >(undefined);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const propsRef = useRef(props);
+  propsRef.current = props;
+
+  /** Ranking every file is the costly part of a key press: done once per query and file list. */
+  const matchesFor = useCallback((query: string): FuzzyMatch[] => {
+    const files = fileList.current.files;
+    const cached = ranked.current;
+    if (cached !== undefined && cached.query === query && cached.files === files) return cached.matches;
+    const matches = rankPaths(query, files?.paths ?? [], PICKER_SIZE);
+    ranked.current = { query, files, matches };
+    return matches;
+  }, []);
+
+  const ensureFiles = useCallback((): void => {
+    const list = fileList.current;
+    if (list.loading || Date.now() - list.loadedAt < FILE_LIST_MAX_AGE_MS) return;
+    list.loading = true;
+    propsRef.current
+      .loadFiles()
+      .then((files) => {
+        fileList.current = { files, loadedAt: Date.now(), loading: false };
+      })
+      .catch(() => {
+        fileList.current = { ...fileList.current, loadedAt: Date.now(), loading: false };
+      })
+      .finally(rerender);
+  }, []);
+
+  const perform = (effect: EditorEffect): void => {
+    const handlers = propsRef.current;
+    switch (effect.type) {
+      case "submit":
+        if (handlers.onSubmit(effect.text)) editor.current = afterSubmit(editor.current, effect.text);
+        break;
+      case "escape":
+        handlers.onEscape();
+        break;
+      case "interrupt":
+        handlers.onInterrupt();
+        break;
+      case "exit":
+        handlers.onExit();
+        break;
+      case "toggle_thinking":
+        handlers.onToggleThinking();
+        break;
+    }
+  };
+
+  useKeys((input: string, key: Key) => {
+    for (const command of keyCommands(input, key)) {
+      const step = editorStep(editor.current, command, matchesFor);
+      editor.current = step.state;
+      if (step.effect !== undefined) perform(step.effect);
+    }
+    rerender();
+  }, props.isActive);
+
+  const state = editor.current;
+  const query = openFileQuery(state);
+  const pickerOpen = query !== undefined;
+  useEffect(() => {
+    if (pickerOpen) ensureFiles();
+  }, [pickerOpen, ensureFiles]);
+
+  if (!props.isActive) return null;
+  const matches = query === undefined ? [] : matchesFor(query.query);
+  const commands = matchingCommands(state.buffer.text);
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Box borderStyle="round" borderColor="gray" paddingX={1} flexDirection="column">
+        <BufferLines buffer={state.buffer} />
+      </Box>
+      {query !== undefined && (
+        <FilePicker
+          matches={matches}
+          selected={selectedMatch(state, query, matches.length)}
+          loading={fileList.current.files === undefined}
+          truncated={fileList.current.files?.truncated === true}
+        />
+      )}
+      {query === undefined &&
+        commands.map((command) => (
+          <Text key={command.name} dimColor>
+            {"  "}
+            {command.usage.padEnd(26)} {command.description}
+          </Text>
+        ))}
+    </Box>
+  );
+}
+
+const PLACEHOLDER = "Ask anything · @ attaches a file · /help";
+
+/** The text with a block cursor; the first line has the prompt sign. */
+function BufferLines({ buffer }: { buffer: TextBuffer }) {
+  if (buffer.text === "") {
+    return (
+      <Text>
+        <Text color="cyan">{"› "}</Text>
+        <Text inverse> </Text>
+        <Text dimColor>{PLACEHOLDER}</Text>
+      </Text>
+    );
+  }
+  const lines = buffer.text.split("\n");
+  let offset = 0;
+  return (
+    <>
+      {lines.map((line, i) => {
+        const start = offset;
+        offset += line.length + 1;
+        const hasCursor = buffer.cursor >= start && buffer.cursor <= start + line.length;
+        const column = buffer.cursor - start;
+        const codePoint = line.codePointAt(column);
+        const underCursor = codePoint === undefined ? " " : String.fromCodePoint(codePoint);
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines of the buffer, in order
+          <Text key={i}>
+            <Text color="cyan">{i === 0 ? "› " : "  "}</Text>
+            {hasCursor ? (
+              <>
+                {line.slice(0, column)}
+                <Text inverse>{underCursor}</Text>
+                {line.slice(column + underCursor.length)}
+              </>
+            ) : (
+              line
+            )}
+          </Text>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,196 @@
+import type { Item } from "@yoake/llm-worker";
+import type { PermissionDecision, PodEvent, Segment } from "@yoake/pod";
+import { describe, expect, it, vi } from "vitest";
+import type { PodLike, RunOutcome } from "../pod-like.js";
+import type { UiAction } from "../state/ui-action.js";
+import { latestToolResults, SessionController } from "./session-controller.js";
+
+/** A Pod whose runs end when the test says, recording what it was asked. */
+class FakePod implements PodLike {
+  readonly runs: Array<{ input: readonly Segment[]; signal: AbortSignal | undefined }> = [];
+  readonly answers: Array<{ id: string; decision: PermissionDecision }> = [];
+  history: Item[] = [];
+  cancelled = 0;
+  private listeners: Array<(event: PodEvent) => void> = [];
+  private finish: ((outcome: RunOutcome) => void) | undefined;
+
+  run(input: readonly Segment[], options: { signal?: AbortSignal }): Promise<RunOutcome> {
+    this.runs.push({ input, signal: options.signal });
+    return new Promise((resolve, reject) => {
+      this.finish = resolve;
+      options.signal?.addEventListener("abort", () => resolve({ status: "cancelled" }));
+      if (input.some((s) => s.type === "text" && s.text.includes("throw")))
+        reject(new Error("the Pod broke"));
+    });
+  }
+  respond(id: string, decision: PermissionDecision): Promise<RunOutcome> {
+    this.answers.push({ id, decision });
+    return Promise.resolve({ status: "finished" });
+  }
+  listen(listener: (event: PodEvent) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+  cancel(): void {
+    this.cancelled++;
+  }
+  emit(event: PodEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+  end(outcome: RunOutcome = { status: "finished" }): void {
+    this.finish?.(outcome);
+  }
+}
+
+function setup(pod: PodLike = new FakePod()) {
+  const actions: UiAction[] = [];
+  const exit = vi.fn();
+  const controller = new SessionController(
+    pod,
+    (action) => actions.push(action),
+    exit,
+    () => 42,
+  );
+  const notices = () => actions.flatMap((a) => (a.type === "notice" ? [a.text] : []));
+  return { controller, actions, exit, notices };
+}
+
+describe("SessionController", () => {
+  it("runs the input as segments, @ references made file refs, and settles with the outcome", async () => {
+    const pod = new FakePod();
+    const { controller, actions } = setup(pod);
+    const done = controller.submit("explain @src/a.ts please");
+    expect(pod.runs[0]?.input).toEqual([
+      { type: "text", text: "explain " },
+      { type: "file_ref", path: "src/a.ts" },
+      { type: "text", text: " please" },
+    ]);
+    expect(controller.isRunning).toBe(true);
+    pod.end();
+    await done;
+    expect(controller.isRunning).toBe(false);
+    expect(actions).toEqual([
+      { type: "submitted", text: "explain @src/a.ts please", at: 42 },
+      { type: "settled", status: "finished" },
+    ]);
+  });
+
+  it("cancels the running turn through its signal and the Pod's cancel; the next run goes ahead", async () => {
+    const pod = new FakePod();
+    const { controller } = setup(pod);
+    const first = controller.submit("slow");
+    expect(controller.cancel()).toBe(true);
+    expect(pod.runs[0]?.signal?.aborted).toBe(true);
+    expect(pod.cancelled).toBe(1);
+    await first;
+    expect(controller.cancel()).toBe(false);
+    const second = controller.submit("again");
+    expect(pod.runs).toHaveLength(2);
+    pod.end();
+    await second;
+  });
+
+  it("keeps a prompt typed during a turn in the box, but runs commands", async () => {
+    const pod = new FakePod();
+    const { controller, notices } = setup(pod);
+    const running = controller.submit("slow");
+    expect(controller.accepts("another")).toBe(false);
+    expect(notices()).toEqual(["A turn is running: wait for it to end, or press Esc to cancel it."]);
+    expect(controller.accepts("/help")).toBe(true);
+    pod.end();
+    await running;
+  });
+
+  it("reports a run that throws, without leaving the UI busy", async () => {
+    const { controller, actions } = setup();
+    await controller.submit("please throw");
+    expect(actions.at(-1)).toEqual({ type: "settled", error: "the Pod broke" });
+    expect(controller.isRunning).toBe(false);
+  });
+
+  it("answers a permission request, and feeds history's results before each run_end", async () => {
+    const pod = new FakePod();
+    const { controller, actions } = setup(pod);
+    await controller.answer("p1", { deny: "no" });
+    expect(pod.answers).toEqual([{ id: "p1", decision: { deny: "no" } }]);
+    controller.attach();
+    pod.history = [
+      { type: "message", role: "user", text: "go" },
+      { type: "tool_call", callId: "c", name: "write_file", arguments: "{}" },
+      { type: "tool_result", callId: "c", name: "write_file", summary: "skipped", isError: true },
+    ];
+    pod.emit({
+      type: "run_end",
+      result: { status: "cancelled", reason: "r", by: "signal", usage: {}, turns: 1 },
+    });
+    expect(actions.slice(-2).map((a) => a.type)).toEqual(["tool_results", "pod_event"]);
+  });
+
+  it("says plainly which commands this Pod does not offer", async () => {
+    const { controller, notices } = setup();
+    for (const command of ["/compact", "/sessions", "/resume abc", "/model openai/gpt-5", "/nope"])
+      await controller.submit(command);
+    const said = notices().filter((n) => !n.startsWith("›"));
+    expect(said).toEqual([
+      "This Pod cannot compact conversations: /compact is not available.",
+      "This Pod keeps no session list: /sessions is not available.",
+      "This Pod cannot switch sessions while it runs: leave and start yoake --resume abc (or --continue for the latest).",
+      "This Pod cannot switch models while it runs (model: unknown). Start yoake again with --model openai/gpt-5.",
+      "Unknown command /nope. /help lists the commands.",
+    ]);
+  });
+
+  it("uses the commands a Pod offers: compact, sessions, resume, model; /quit leaves", async () => {
+    const pod = Object.assign(new FakePod(), {
+      sessionId: "s2",
+      manifest: { projectRoot: "/p", model: { ref: "anthropic/claude", id: "claude" } },
+      compact: vi.fn(async () => ({
+        sessionId: "s3",
+        itemsBefore: 40,
+        itemsAfter: 3,
+        rereadFiles: ["a.ts"],
+      })),
+      listSessions: vi.fn(async () => [
+        { id: "s1", lastActivity: "2026-01-01T00:00:00Z", firstUserText: "fix the\nbug" },
+        { id: "s2", started: "2026-01-02T00:00:00Z" },
+      ]),
+      resumeSession: vi.fn(async () => undefined),
+    });
+    const { controller, actions, exit, notices } = setup(pod);
+    await controller.submit("/compact");
+    await controller.submit("/sessions");
+    await controller.submit("/model");
+    pod.history = [{ type: "message", role: "user", text: "old" }];
+    await controller.submit("/resume s1");
+    await controller.submit("/quit");
+    expect(notices()).toEqual([
+      "› /compact",
+      "Compacting the conversation… (Esc to stop)",
+      "Compacted into session s3. 40 history items became 3. Read again: a.ts.",
+      "› /sessions",
+      "Sessions, oldest first (* this one):\n  s1  2026-01-01T00:00:00Z  fix the bug\n *s2  2026-01-02T00:00:00Z",
+      "› /model",
+      "Model: anthropic/claude",
+      "› /resume s1",
+      "› /quit",
+    ]);
+    expect(pod.resumeSession).toHaveBeenCalledWith("s1");
+    expect(actions).toContainEqual({
+      type: "history_loaded",
+      items: pod.history,
+      title: "Resumed session s1:",
+    });
+    expect(exit).toHaveBeenCalledOnce();
+  });
+
+  it("finds the latest run's tool results in history", () => {
+    const history: Item[] = [
+      { type: "tool_result", callId: "old", name: "x", summary: "" },
+      { type: "message", role: "user", text: "go" },
+      { type: "tool_result", callId: "new", name: "x", summary: "" },
+    ];
+    expect(latestToolResults(history).map((r) => r.callId)).toEqual(["new"]);
+  });
+});

@@ -1,0 +1,254 @@
+import type { Item, ToolResultItem } from "@yoake/llm-worker";
+import { type PermissionDecision, parseSegments } from "@yoake/pod";
+import { helpText, type ParsedCommand, parseSlashCommand } from "../commands/slash-commands.js";
+import type { PodLike, RunOutcome } from "../pod-like.js";
+import type { UiAction } from "../state/ui-action.js";
+
+/**
+ * What the UI does with the Pod, apart from drawing: submits input, cancels and answers
+ * approvals, runs slash commands, and turns the Pod's events into reducer actions. No React in
+ * here, so it is tested against a fake Pod.
+ */
+export class SessionController {
+  /** Cancels the run or answer going now; undefined when none is. */
+  private running: AbortController | undefined;
+  /** Resolves when the run or answer going now has returned. */
+  private current: Promise<void> | undefined;
+  /**
+   * The run going now has ended or was cancelled, but `run()` has not returned yet (the Pod still
+   * writes its session log): new input is taken, and starts once it has.
+   */
+  private ending = false;
+
+  constructor(
+    private readonly pod: PodLike,
+    private readonly dispatch: (action: UiAction) => void,
+    private readonly exit: () => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Feeds the Pod's events to the reducer; returns the function that stops it. */
+  attach(): () => void {
+    return this.pod.listen((event) => {
+      // Calls a hook skipped or the user denied get no `tool_end`: their results are in history.
+      if (event.type === "run_end") {
+        this.ending = this.running !== undefined;
+        if (this.pod.history !== undefined)
+          this.dispatch({ type: "tool_results", results: latestToolResults(this.pod.history) });
+      }
+      this.dispatch({ type: "pod_event", event, at: this.now() });
+    });
+  }
+
+  /** Shows the conversation the Pod already holds (a resumed session), if any. */
+  async showHistory(title: string): Promise<void> {
+    const items = await this.history();
+    if (items.length > 0) this.dispatch({ type: "history_loaded", items, title });
+  }
+
+  /**
+   * Whether `submit(text)` would take the input now: commands always, prompts when no turn is
+   * running. When not, says why, and the input box keeps the text.
+   */
+  accepts(text: string): boolean {
+    if (this.running === undefined || this.ending || parseSlashCommand(text) !== undefined) return true;
+    this.notice("warn", "A turn is running: wait for it to end, or press Esc to cancel it.");
+    return false;
+  }
+
+  /** Handles one submitted input: a slash command, or a prompt for the Pod. */
+  async submit(text: string): Promise<void> {
+    const command = parseSlashCommand(text);
+    if (command !== undefined) {
+      this.notice("muted", `› ${text.trim()}`);
+      return this.command(command);
+    }
+    if (text.trim() === "" || !this.accepts(text)) return;
+    if (this.current !== undefined) await this.current;
+    // Two inputs typed while a run was ending: the first one runs.
+    if (this.running !== undefined) return this.notice("warn", "A turn is running: this input was not sent.");
+    this.dispatch({ type: "submitted", text, at: this.now() });
+    // The input as typed, `@` references made segments the way the Pod reads a string.
+    await this.drive((signal) => this.pod.run(parseSegments(text), { signal }));
+  }
+
+  /** Esc: cancels the running turn. The Pod keeps a consistent history, so the session goes on. */
+  cancel(): boolean {
+    const running = this.running;
+    if (running === undefined) return false;
+    this.ending = true;
+    running.abort(new Error("cancelled by the user"));
+    // A Pod in another process cannot see this signal: ask it too.
+    void Promise.resolve(this.pod.cancel?.()).catch(() => undefined);
+    return true;
+  }
+
+  /** Answers the pending permission request; the run goes on (or skips the call) from there. */
+  async answer(requestId: string, decision: PermissionDecision): Promise<void> {
+    // The request arrives before the paused run has returned: the answer waits for it.
+    if (this.current !== undefined) await this.current;
+    if (this.running !== undefined) return;
+    await this.drive((signal) => this.pod.respond(requestId, decision, { signal }));
+  }
+
+  /** Esc at the permission prompt: the call is not run; the next prompt replaces the paused run. */
+  abandonApproval(): void {
+    this.dispatch({ type: "approval_abandoned" });
+  }
+
+  /** Leaves: a running turn is cancelled first. */
+  quit(): void {
+    this.cancel();
+    this.exit();
+  }
+
+  /** Runs or continues a turn: the reducer hears how it returned, or that it threw. */
+  private drive(start: (signal: AbortSignal) => Promise<RunOutcome>): Promise<void> {
+    return this.exclusive(async (signal) => {
+      try {
+        const outcome = await start(signal);
+        this.dispatch({ type: "settled", status: outcome.status });
+      } catch (error) {
+        this.dispatch({ type: "settled", error: messageOf(error) });
+      }
+    });
+  }
+
+  /** Work on the Pod that Esc can cancel and new input must wait for (a turn, a compaction). */
+  private exclusive(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const abort = new AbortController();
+    this.running = abort;
+    this.ending = false;
+    const done = work(abort.signal).finally(() => {
+      if (this.running !== abort) return;
+      this.running = undefined;
+      this.current = undefined;
+    });
+    this.current = done;
+    return done;
+  }
+
+  private async command({ name, argument }: ParsedCommand): Promise<void> {
+    try {
+      switch (name) {
+        case "help":
+          return this.notice("info", helpText());
+        case "quit":
+        case "exit":
+          return this.quit();
+        case "model":
+          return await this.model(argument);
+        case "compact":
+          return await this.compact();
+        case "sessions":
+          return await this.sessions();
+        case "resume":
+          return await this.resume(argument);
+        default:
+          return this.notice("error", `Unknown command /${name}. /help lists the commands.`);
+      }
+    } catch (error) {
+      this.notice("error", `/${name} failed: ${messageOf(error)}`);
+    }
+  }
+
+  private async model(ref: string): Promise<void> {
+    const model = this.pod.manifest?.model;
+    const current = model === undefined ? "unknown" : (model.ref ?? model.id);
+    if (ref === "") return this.notice("info", `Model: ${current}`);
+    if (this.pod.setModel === undefined)
+      return this.notice(
+        "warn",
+        `This Pod cannot switch models while it runs (model: ${current}). Start yoake again with --model ${ref}.`,
+      );
+    if (this.refuseWhileRunning("/model")) return;
+    await this.pod.setModel(ref);
+    this.notice("success", `Model: ${ref}`);
+  }
+
+  private async compact(): Promise<void> {
+    const compact = this.pod.compact?.bind(this.pod);
+    if (compact === undefined)
+      return this.notice("warn", "This Pod cannot compact conversations: /compact is not available.");
+    if (this.refuseWhileRunning("/compact")) return;
+    this.notice("muted", "Compacting the conversation… (Esc to stop)");
+    await this.exclusive(async (signal) => {
+      const outcome = await compact({ signal });
+      const counts =
+        outcome.itemsBefore !== undefined && outcome.itemsAfter !== undefined
+          ? ` ${outcome.itemsBefore} history items became ${outcome.itemsAfter}.`
+          : "";
+      const files =
+        outcome.rereadFiles !== undefined && outcome.rereadFiles.length > 0
+          ? ` Read again: ${outcome.rereadFiles.join(", ")}.`
+          : "";
+      this.notice("success", `Compacted into session ${outcome.sessionId}.${counts}${files}`);
+    });
+  }
+
+  private async sessions(): Promise<void> {
+    if (this.pod.listSessions === undefined)
+      return this.notice("warn", "This Pod keeps no session list: /sessions is not available.");
+    const sessions = await this.pod.listSessions();
+    if (sessions.length === 0) return this.notice("info", "No saved sessions in this project.");
+    const lines = sessions.map((session) => {
+      const mark = session.id === this.pod.sessionId ? "*" : " ";
+      const when = session.lastActivity ?? session.started ?? "";
+      const first = session.firstUserText === undefined ? "" : `  ${oneLine(session.firstUserText, 60)}`;
+      return ` ${mark}${session.id}  ${when}${first}`;
+    });
+    this.notice("info", ["Sessions, oldest first (* this one):", ...lines].join("\n"));
+  }
+
+  private async resume(id: string): Promise<void> {
+    if (id === "") return this.notice("error", "Usage: /resume <id> (/sessions lists them).");
+    if (this.pod.resumeSession === undefined)
+      return this.notice(
+        "warn",
+        `This Pod cannot switch sessions while it runs: leave and start yoake --resume ${id} (or --continue for the latest).`,
+      );
+    if (this.refuseWhileRunning("/resume")) return;
+    await this.pod.resumeSession(id);
+    const items = await this.history();
+    this.dispatch({ type: "history_loaded", items, title: `Resumed session ${id}:` });
+  }
+
+  private refuseWhileRunning(command: string): boolean {
+    if (this.running === undefined) return false;
+    this.notice("warn", `${command} waits for the running turn: let it end, or press Esc.`);
+    return true;
+  }
+
+  private async history(): Promise<readonly Item[]> {
+    if (this.pod.fetchHistory !== undefined) return this.pod.fetchHistory();
+    return this.pod.history ?? [];
+  }
+
+  private notice(tone: "info" | "success" | "warn" | "error" | "muted", text: string): void {
+    this.dispatch({ type: "notice", tone, text });
+  }
+}
+
+/** The tool results of the latest run: those after the last user message. */
+export function latestToolResults(history: readonly Item[]): ToolResultItem[] {
+  const results: ToolResultItem[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i] as Item;
+    if (item.type === "message" && item.role === "user") break;
+    if (item.type === "tool_result") results.push(item);
+  }
+  return results;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

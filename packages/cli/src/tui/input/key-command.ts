@@ -1,0 +1,84 @@
+import type { Key } from "ink";
+
+/** What a key press asks of the input box, before knowing what is on screen (picker, history). */
+export type KeyCommand =
+  | { type: "insert"; text: string }
+  | { type: "newline" }
+  | { type: "submit" }
+  | { type: "backspace" }
+  | { type: "delete_forward" }
+  | { type: "left" }
+  | { type: "right" }
+  | { type: "up" }
+  | { type: "down" }
+  | { type: "line_start" }
+  | { type: "line_end" }
+  | { type: "delete_word" }
+  | { type: "kill_line_start" }
+  | { type: "kill_line_end" }
+  | { type: "tab" }
+  | { type: "escape" }
+  /** Ctrl+C. */
+  | { type: "interrupt" }
+  /** Ctrl+D. */
+  | { type: "end_of_input" }
+  | { type: "toggle_thinking" }
+  | { type: "ignore" };
+
+const CTRL_COMMANDS: Readonly<Record<string, KeyCommand>> = {
+  a: { type: "line_start" },
+  e: { type: "line_end" },
+  b: { type: "left" },
+  f: { type: "right" },
+  p: { type: "up" },
+  n: { type: "down" },
+  w: { type: "delete_word" },
+  u: { type: "kill_line_start" },
+  k: { type: "kill_line_end" },
+  c: { type: "interrupt" },
+  d: { type: "end_of_input" },
+  t: { type: "toggle_thinking" },
+};
+
+/**
+ * Reads one key (or one chunk of typed or pasted text) as ink reports it. Enter submits; Shift+Enter (terminals with the kitty keyboard
+ * protocol), Alt+Enter and Ctrl+J (a line feed, which every terminal sends) insert a newline.
+ * Most terminals send Backspace as DEL, which ink calls `delete`: both erase backwards, and
+ * Ctrl+D erases forwards when there is text.
+ */
+export function keyCommands(input: string, key: Key): KeyCommand[] {
+  const command = specialKey(input, key);
+  return command === undefined ? typedText(input) : [command];
+}
+
+function specialKey(input: string, key: Key): KeyCommand | undefined {
+  if (key.return) return key.shift || key.meta ? { type: "newline" } : { type: "submit" };
+  if (input === "\n") return { type: "newline" };
+  if (key.escape) return { type: "escape" };
+  if (key.upArrow) return { type: "up" };
+  if (key.downArrow) return { type: "down" };
+  if (key.leftArrow) return { type: "left" };
+  if (key.rightArrow) return { type: "right" };
+  if (key.home) return { type: "line_start" };
+  if (key.end) return { type: "line_end" };
+  if (key.backspace || key.delete) return { type: "backspace" };
+  if (key.tab) return key.shift ? { type: "ignore" } : { type: "tab" };
+  if (key.ctrl) return CTRL_COMMANDS[input] ?? { type: "ignore" };
+  if (key.meta || input === "") return { type: "ignore" };
+  return undefined;
+}
+
+/**
+ * Text that arrived in one chunk: typed fast (or by tmux) it may end with the Enter that followed
+ * it (`hello\r`), pasted it may hold line breaks. A carriage return at the very end submits; any
+ * other line break is a newline in the text.
+ */
+function typedText(input: string): KeyCommand[] {
+  if (!input.includes("\r") && !input.includes("\n")) return [{ type: "insert", text: input }];
+  const submits = input.endsWith("\r") && !input.endsWith("\r\n");
+  const body = (submits ? input.slice(0, -1) : input).replace(/\r\n?/g, "\n");
+  const commands: KeyCommand[] = [];
+  if (body !== "") commands.push({ type: "insert", text: body });
+  if (submits) commands.push({ type: "submit" });
+  return commands;
+}

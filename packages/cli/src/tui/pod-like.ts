@@ -1,0 +1,91 @@
+import type { Item } from "@yoake/llm-worker";
+import type {
+  ModelPrices,
+  PermissionDecision,
+  PermissionRequest,
+  PodEvent,
+  PodRunResult,
+  Segment,
+} from "@yoake/pod";
+
+/** How a run, or its continuation after an approval, stopped: the part of a Pod's result the UI reads. */
+export type RunOutcome = Pick<PodRunResult, "status"> & { permissionRequest?: PermissionRequest };
+
+/** What the UI shows about the model: its name, its window and, when known, its prices. */
+export interface ModelSummary {
+  readonly ref?: string;
+  readonly id: string;
+  readonly contextWindow?: number;
+  /** USD per million tokens; without them the status bar shows tokens only. */
+  readonly prices?: ModelPrices;
+}
+
+/** One directory entry as a file tree lists it (`ScopedFs.readdir` gives exactly this). */
+export interface FileTreeEntry {
+  readonly name: string;
+  readonly type: string;
+}
+
+/**
+ * Read-only access to the project's files, paths relative to the project root. The in-process
+ * Pod's `ScopedFs` is one, so the `@` picker never lists what the agent's scope hides.
+ */
+export interface FileTree {
+  readdir(directory: string): Promise<readonly FileTreeEntry[]>;
+  readFile(file: string): Promise<string>;
+}
+
+/** What `/compact` did, as the Pod reports it. */
+export interface CompactOutcome {
+  /** The new session the conversation goes on in. */
+  readonly sessionId: string;
+  readonly itemsBefore?: number;
+  readonly itemsAfter?: number;
+  /** Files read again into the new session. */
+  readonly rereadFiles?: readonly string[];
+}
+
+/** A session the Pod can resume, as `/sessions` lists it. */
+export interface SessionSummary {
+  readonly id: string;
+  /** ISO 8601. */
+  readonly started?: string;
+  readonly lastActivity?: string;
+  readonly firstUserText?: string;
+}
+
+/**
+ * The least the terminal UI needs from a Pod. An in-process `Pod` is one as it is; a protocol
+ * client implements the same methods over the socket. Optional members are features a Pod may
+ * not offer yet: the UI says so plainly when the user asks for one.
+ */
+export interface PodLike {
+  /** Runs one submitted input; the signal cancels it (Esc), leaving the session usable. */
+  run(input: readonly Segment[], options: { signal?: AbortSignal }): Promise<RunOutcome>;
+  /** Answers the pending permission request and continues the run. */
+  respond(id: string, decision: PermissionDecision, options: { signal?: AbortSignal }): Promise<RunOutcome>;
+  /** Every event, in order; returns the function that stops listening. */
+  listen(listener: (event: PodEvent) => void): () => void;
+  /** The conversation so far (in-process Pods). */
+  readonly history?: readonly Item[];
+  /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */
+  fetchHistory?(): Promise<readonly Item[]>;
+  /** Cancels the running turn when the signal cannot reach it (a Pod in another process). */
+  cancel?(): unknown;
+  readonly manifest?: { readonly projectRoot: string; readonly model: ModelSummary };
+  /** Where the `@` picker lists files from; without it, the local disk below the project root. */
+  readonly fs?: FileTree;
+  /** Summarizes the conversation and continues in a new session; the signal cancels it (Esc). */
+  compact?(options: { signal?: AbortSignal }): Promise<CompactOutcome>;
+  /** The session the Pod writes to now. */
+  readonly sessionId?: string;
+  /** The project's saved sessions, oldest first. */
+  listSessions?(): Promise<readonly SessionSummary[]>;
+  /**
+   * Replaces the conversation with a saved session's, while running; the UI then shows its
+   * history. Without it, `/resume` tells the user to restart with `yoake --resume <id>`.
+   */
+  resumeSession?(id: string): Promise<void>;
+  /** Switches the model for the next runs (`provider/model`); without it, `/model` says to restart with `--model`. */
+  setModel?(ref: string): Promise<void>;
+}

@@ -1,0 +1,48 @@
+import { render } from "ink";
+import { App } from "./components/app.js";
+import { listProjectFiles, localFileTree } from "./files/project-files.js";
+import type { PodLike } from "./pod-like.js";
+
+/** How to start the terminal UI. */
+export interface InteractiveOptions {
+  pod: PodLike;
+  /** The first line shown: the project, a resumed session, or the demo's notice that the model is scripted. */
+  title?: string;
+  /**
+   * Where the `@` picker lists files when the Pod offers no file tree (`pod.fs`): the Pod's
+   * project root when known, else this, else the working directory.
+   */
+  cwd?: string;
+  /** Earlier inputs, oldest first, for Up. */
+  inputHistory?: readonly string[];
+  /** For tests and embedding; default the process's own. */
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+}
+
+/**
+ * Runs the interactive terminal UI on a Pod until the user leaves (`/quit`, Ctrl+D, or Ctrl+C
+ * with nothing running). Resolves once the screen is restored; the caller closes the Pod.
+ */
+export async function runInteractive(options: InteractiveOptions): Promise<void> {
+  const { pod } = options;
+  const tree = pod.fs ?? localFileTree(pod.manifest?.projectRoot ?? options.cwd ?? process.cwd());
+  const instance = render(
+    <App
+      pod={pod}
+      loadFiles={() => listProjectFiles(tree)}
+      {...(options.title !== undefined && { title: options.title })}
+      {...(options.inputHistory !== undefined && { inputHistory: options.inputHistory })}
+    />,
+    {
+      exitOnCtrlC: false,
+      // Shift+Enter can only be told from Enter with the kitty keyboard protocol; ink asks the terminal.
+      kittyKeyboard: { mode: "auto" },
+      ...(options.stdin !== undefined && { stdin: options.stdin }),
+      ...(options.stdout !== undefined && { stdout: options.stdout }),
+      ...(options.stderr !== undefined && { stderr: options.stderr }),
+    },
+  );
+  await instance.waitUntilExit();
+}

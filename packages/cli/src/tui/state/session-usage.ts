@@ -1,0 +1,45 @@
+import type { Usage } from "@yoake/llm-worker";
+import type { SessionUsage } from "./ui-state.js";
+
+const USAGE_KEYS = [
+  "inputTokens",
+  "outputTokens",
+  "cacheReadInputTokens",
+  "cacheCreationInputTokens",
+  "reasoningTokens",
+] as const;
+
+/** The sum of two usages, field by field; a field neither has stays absent. */
+export function sumUsage(a: Usage, b: Usage | undefined): Usage {
+  if (b === undefined) return a;
+  const out: Usage = {};
+  for (const key of USAGE_KEYS) {
+    const x = a[key];
+    const y = b[key];
+    if (x !== undefined || y !== undefined) out[key] = (x ?? 0) + (y ?? 0);
+  }
+  return out;
+}
+
+/** A usage snapshot of the response streaming now (providers send cumulative ones). */
+export function withLiveUsage(usage: SessionUsage, snapshot: Usage): SessionUsage {
+  return { ...usage, live: snapshot };
+}
+
+/**
+ * A response ended: its final usage joins the total. When it carried none (cancelled before the
+ * provider said), the last snapshot seen stands in, so tokens already paid for are still counted.
+ */
+export function foldTurnUsage(usage: SessionUsage, final: Usage | undefined): SessionUsage {
+  const counted = final ?? usage.live;
+  const lastInputTokens = counted?.inputTokens ?? usage.lastInputTokens;
+  return {
+    total: sumUsage(usage.total, counted),
+    ...(lastInputTokens !== undefined && { lastInputTokens }),
+  };
+}
+
+/** Everything counted so far, the streaming response included. */
+export function sessionTotal(usage: SessionUsage): Usage {
+  return sumUsage(usage.total, usage.live);
+}

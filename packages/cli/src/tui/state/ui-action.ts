@@ -1,0 +1,26 @@
+import type { Item, ToolResultItem } from "@yoake/llm-worker";
+import type { PodEvent, PodRunResult } from "@yoake/pod";
+import type { NoticeTone } from "./ui-state.js";
+
+/** Everything that changes the UI state: the Pod's events and what the user did. */
+export type UiAction =
+  /** `at` is `Date.now()` when the event arrived, so the reducer stays pure. */
+  | { type: "pod_event"; event: PodEvent; at: number }
+  /** The user submitted input; it is shown at once, before the Pod answers. */
+  | { type: "submitted"; text: string; at: number }
+  /**
+   * The tool results history holds at the end of a run, dispatched just before its `run_end`:
+   * calls skipped by a hook or denied never get a `tool_end`, their cards take the result from here.
+   */
+  | { type: "tool_results"; results: readonly ToolResultItem[] }
+  /**
+   * A run (or an answer to a permission request) returned, or threw (`error`, with no status).
+   * Covers runs that ended without a `run_end`, and tells a pause that asks nothing from one that does.
+   */
+  | { type: "settled"; status?: PodRunResult["status"]; error?: string }
+  /** Esc at the permission prompt: the paused call will not run. */
+  | { type: "approval_abandoned" }
+  | { type: "notice"; tone: NoticeTone; text: string }
+  | { type: "toggle_thinking" }
+  /** A conversation to show whole (at start, after `/resume`), under a title line. */
+  | { type: "history_loaded"; items: readonly Item[]; title: string };

@@ -1,0 +1,102 @@
+import type { Usage } from "@yoake/llm-worker";
+import type { AlertLevel, PermissionRequest } from "@yoake/pod";
+
+/** Where a tool call is in its life, as its card shows it. */
+export type ToolPhase =
+  /** The model is still writing the arguments. */
+  | "streaming"
+  /** The arguments are complete; the call waits for its turn (hooks, approval, the other calls). */
+  | "ready"
+  | "awaiting_approval"
+  | "running"
+  | "done"
+  /** The user denied it at the permission prompt. */
+  | "denied"
+  /** The run ended before it ran (cancelled, skipped by a hook, abandoned approval). */
+  | "not_run";
+
+/** What a tool call's result showed, as history keeps it. */
+export interface ToolCardResult {
+  /** One line, kept forever (`[blob:<id>] text | N lines` for a stored output). */
+  summary: string;
+  /** What the model saw: the text, a diff, or a stored output's seed summary. */
+  content?: string;
+  isError: boolean;
+}
+
+/** One tool call, from its first streamed argument byte to its result. */
+export interface ToolCardState {
+  callId: string;
+  name: string;
+  /** The arguments' JSON text as streamed so far. */
+  argumentsText: string;
+  /** Parsed once complete; undefined while streaming or when the JSON is invalid. */
+  arguments?: unknown;
+  phase: ToolPhase;
+  /** `Date.now()` when it started running, for the elapsed time. */
+  startedAt?: number;
+  durationMs?: number;
+  result?: ToolCardResult;
+  /** The user's reason, when denied. */
+  deniedReason?: string;
+}
+
+/** Tones of the UI's own lines (command output, cancellations, failures). */
+export type NoticeTone = "title" | "info" | "success" | "warn" | "error" | "muted";
+
+/** One item of the transcript. `done` entries never change again and are printed once. */
+export type Entry =
+  | { kind: "user"; id: string; text: string; done: true }
+  | { kind: "assistant"; id: string; text: string; done: boolean }
+  | { kind: "thinking"; id: string; text: string; done: boolean }
+  | { kind: "tool"; id: string; card: ToolCardState; done: boolean }
+  /** A file attached to the conversation by an `@` reference (shown on resume). */
+  | { kind: "attachment"; id: string; path: string; done: true }
+  | { kind: "alert"; id: string; level: AlertLevel; message: string; source: string; done: true }
+  | { kind: "notice"; id: string; tone: NoticeTone; text: string; done: true };
+
+/** What the session is doing, for the status bar and for which keys mean what. */
+export type Activity = "idle" | "running" | "awaiting_approval";
+
+/** Tokens of the session: whole responses summed, plus the response streaming now. */
+export interface SessionUsage {
+  total: Usage;
+  /** The current response's latest (cumulative) usage, until its turn ends. */
+  live?: Usage;
+  /** The prompt size of the latest response: how full the context window is. */
+  lastInputTokens?: number;
+}
+
+/** Everything the UI renders, fed by Pod events and the user's actions through `uiReducer`. */
+export interface UiState {
+  /** Final entries, in order: printed once, above the live area. Append-only. */
+  committed: readonly Entry[];
+  /** Entries after the first one still changing; small, re-rendered as events arrive. */
+  live: readonly Entry[];
+  activity: Activity;
+  /** `Date.now()` when the current run started. */
+  runStartedAt?: number;
+  /** Counts runs, so block and card ids stay unique when a provider reuses indices or call ids. */
+  runSeq: number;
+  turn: number;
+  permission?: PermissionRequest;
+  usage: SessionUsage;
+  /** Thinking shown whole (true) or folded to one line (false). */
+  showThinking: boolean;
+  /** The user's input is on screen already: the next `run_start` is not shown again. */
+  awaitingOwnRunStart: boolean;
+  /** Ids of notices and alerts, which have no id of their own. */
+  nextId: number;
+}
+
+export const initialUiState: UiState = {
+  committed: [],
+  live: [],
+  activity: "idle",
+  runSeq: 0,
+  turn: 0,
+  usage: { total: {} },
+  showThinking: false,
+  awaitingOwnRunStart: false,
+  nextId: 0,
+};

@@ -1,0 +1,142 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { headlessFixture } from "./cli-test-kit.js";
+
+const BIN = fileURLToPath(new URL("../bin/yoake.js", import.meta.url));
+
+interface ChildOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `yoake` command as a child process, as a person or a script would. */
+function yoake(
+  args: readonly string[],
+  options: {
+    cwd: string;
+    env: Record<string, string | undefined>;
+    stdin?: string;
+    /** Called once the child is running, e.g. to signal it. */
+    started?: (child: ChildProcess) => void;
+  },
+): Promise<ChildOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env });
+    options.started?.(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+let fixture: Awaited<ReturnType<typeof headlessFixture>> | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+describe("the yoake command as a child process", () => {
+  it("reads the prompt from a pipe, prints the answer and exits 0", async () => {
+    fixture = await headlessFixture();
+    fixture.provider.enqueue({ blocks: [{ type: "text", text: "Piped and answered." }] });
+    const out = await yoake(["-p", "Answer this:"], {
+      cwd: fixture.project.dir,
+      env: fixture.env,
+      stdin: "what is piped\n",
+    });
+    expect(out).toEqual({ code: 0, stdout: "Piped and answered.\n", stderr: "" });
+  });
+
+  it("exits 2 with one line when the key is missing", async () => {
+    fixture = await headlessFixture();
+    const out = await yoake(["-p", "hi"], {
+      cwd: fixture.project.dir,
+      env: { ...fixture.env, ANTHROPIC_API_KEY: undefined },
+    });
+    expect(out).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "yoake: no API key for claude-sonnet-5-5 (anthropic): set ANTHROPIC_API_KEY\n",
+    });
+  });
+
+  it("Ctrl-C cancels the running turn: the run ends cancelled and the command exits 130", async () => {
+    const f = await headlessFixture();
+    fixture = f;
+    // The answer starts streaming, then the provider goes silent.
+    f.provider.enqueue({
+      fault: "stall",
+      response: { blocks: [{ type: "text", text: "Thinking about it..." }] },
+      afterBytes: 400,
+    });
+    const out = await yoake(["-p", "hi"], {
+      cwd: f.project.dir,
+      env: f.env,
+      started: (child) => {
+        const poll = setInterval(() => {
+          if (f.provider.requests.length === 0) return;
+          clearInterval(poll);
+          setTimeout(() => child.kill("SIGINT"), 200);
+        }, 20);
+      },
+    });
+    expect(out.code).toBe(130);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(/^yoake: cancelled/m);
+  });
+
+  it("prints its version and help", async () => {
+    fixture = await headlessFixture();
+    const version = await yoake(["--version"], { cwd: fixture.project.dir, env: fixture.env });
+    expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });
+    const help = await yoake(["--help"], { cwd: fixture.project.dir, env: fixture.env });
+    expect(help.code).toBe(0);
+    for (const option of [
+      "--prompt",
+      "--output-format",
+      "--model",
+      "--max-turns",
+      "--allow",
+      "--deny",
+      "--yes",
+    ])
+      expect(help.stdout).toContain(option);
+    expect(help.stdout).toContain("demo");
+  });
+});
+
+describe("yoake demo -p", () => {
+  it("runs the scripted tour on the real Pod and says what it showed", async () => {
+    fixture = await headlessFixture();
+    // No provider variables at all: the demo needs none.
+    const env = { PATH: process.env.PATH, HOME: fixture.project.home };
+    const out = await yoake(["demo", "-p"], { cwd: fixture.project.dir, env });
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+    const text = out.stdout;
+    expect(text).toMatch(/the model is SCRIPTED/);
+    // The @ file reference.
+    expect(text).toContain("@ reference resolved: [File: README.md]");
+    // Parallel tool calls.
+    expect(text).toContain("3 tool calls in one response: the Pod runs them in parallel");
+    expect(text).toContain("⚙ read_file logs/server.log");
+    // The edit and its diff, approved with a notice.
+    expect(text).toContain("edit_file needs approval. The demo approves it");
+    expect(text).toContain("-  en: (name) => `Helo, $" + "{name}!`,");
+    expect(text).toContain("+  en: (name) => `Hello, $" + "{name}!`,");
+    // A large output stored as a summary, read back with inspect.
+    expect(text).toMatch(/stored in the blob store .*\n\s+\[blob:[0-9a-f-]+\] text \| 307 lines/);
+    expect(text).toMatch(/⚙ inspect [0-9a-f-]+ lines:305-307/);
+    expect(text).toContain("307 requests failed");
+    // The pruned context.
+    expect(text).toMatch(/✂ context pruned before request \d+: 3 old tool result\(s\)/);
+    expect(text).toContain("Along the way the Pod pruned my context");
+    expect(text).toContain("end of the demo");
+  });
+});

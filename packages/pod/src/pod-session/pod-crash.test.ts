@@ -1,0 +1,94 @@
+/**
+ * End to end: a Pod in a child process, against the mock provider, is SIGKILLed in the middle of a
+ * run (its second request is on the wire); a Pod restored from the log it left continues the run.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { getScheme, type Item } from "@yoake/llm-worker";
+import { describe, expect, it } from "vitest";
+import { answer, toolCall } from "../pod-test-kit.js";
+import { restoreSession } from "../session/restore.js";
+import { useSessionTestbed } from "./session-test-kit.js";
+
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const childScript = fileURLToPath(new URL("./pod-crash-child.ts", import.meta.url));
+
+const bed = useSessionTestbed();
+
+describe("a Pod killed mid-run", () => {
+  it("leaves a log from which a new Pod restores the run and finishes it", async () => {
+    const { put, mock, env, project, open, entries } = bed();
+    put("a.ts", "export const a = 1;\n");
+    // The second request never gets an answer: the child is killed while it waits for one.
+    mock.enqueue(toolCall("read_file", { path: "a.ts" }, "toolu_read"), { fault: "stall" });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        tsxLoader,
+        childScript,
+        project,
+        mock.baseURLFor("anthropic"),
+        env.HOME as string,
+        env.XDG_STATE_HOME as string,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (data: string) => {
+      stdout += data;
+    });
+    child.stderr.setEncoding("utf8").on("data", (data: string) => {
+      stderr += data;
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once("exit", (_code, signal) => resolve(signal)),
+    );
+    try {
+      const deadline = Date.now() + 15_000;
+      while (mock.requests.length < 2) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`the child did not reach its second request: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      child.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+    expect(stdout).not.toContain("ended");
+    const sessionId = /^session (\S+)$/m.exec(stdout)?.[1];
+    expect(sessionId).toBeDefined();
+
+    // What the child sent second is exactly what its log holds: the tool result was durable before the request.
+    const logged = restoreSession(await entries(sessionId as string));
+    expect(logged.lastRun).toEqual({ state: "interrupted" });
+    expect(logged.history.map((item) => item.type)).toEqual(["message", "tool_call", "tool_result"]);
+    expect(bed().body(1).messages).toEqual(messagesFor(logged.history));
+
+    const pod = await open({ session: "latest" });
+    expect(pod.sessionId).toBe(sessionId);
+    expect(pod.restored?.lastRun).toEqual({ state: "interrupted" });
+    expect(pod.status().state).toBe("paused");
+    expect(pod.history).toEqual(logged.history);
+
+    mock.enqueue(answer("a.ts exports a = 1."));
+    expect(await pod.resume()).toMatchObject({ status: "finished", text: "a.ts exports a = 1." });
+    expect(bed().body(2).messages).toEqual(messagesFor(logged.history));
+    await pod.close();
+    const after = restoreSession(await entries(pod.sessionId));
+    expect(after.lastRun).toEqual({ state: "finished" });
+    expect(after.history).toEqual(pod.history);
+  });
+});
+
+/** The Anthropic messages of `items`, as any Pod holding them sends them. */
+function messagesFor(items: readonly Item[]): unknown {
+  const http = getScheme("anthropic").buildHttpRequest(
+    { items },
+    { model: "mock-model", baseURL: bed().mock.baseURLFor("anthropic"), apiKey: "k" },
+  );
+  return (http.body as { messages: unknown }).messages;
+}

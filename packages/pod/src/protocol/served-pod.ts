@@ -1,0 +1,27 @@
+import type { Item, Unsubscribe } from "@yoake/llm-worker";
+import type { PermissionDecision, PermissionRequest } from "../approval/permission.js";
+import type { Segment } from "../file-ref/segments.js";
+import type { PodRunResult } from "../pod.js";
+import type { PodEvent } from "../pod-events.js";
+import type { CompactionResult } from "../pod-session/compaction-result.js";
+import type { NoteOutcome, NoteRole, PodStatus } from "../pod-status.js";
+
+/**
+ * What the protocol server needs of a Pod (`Pod` has all of it). Its events reach every client
+ * through `listen`; a compaction announces the new history itself (`history_changed`). `compact`
+ * and `close` are optional: without compaction the method answers `not_supported`; `close`, when
+ * present, runs at shutdown (it flushes and closes the session log).
+ */
+export interface ServedPod {
+  readonly history: readonly Item[];
+  readonly pendingPermission: PermissionRequest | undefined;
+  listen(listener: (event: PodEvent) => void): Unsubscribe;
+  run(input: readonly Segment[]): Promise<PodRunResult>;
+  respond(id: string, decision: PermissionDecision): Promise<PodRunResult>;
+  resume(): Promise<PodRunResult>;
+  cancel(): boolean;
+  notify(text: string, role?: NoteRole): NoteOutcome;
+  status(): PodStatus;
+  compact?(): Promise<CompactionResult>;
+  close?(): Promise<void>;
+}
