@@ -10,7 +10,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { YoakeAgent } from "../src/acp/agent.js";
-import { headlessFixture, userTexts } from "./cli-test-kit.js";
+import { headlessFixture, toolResults, userTexts } from "./cli-test-kit.js";
 
 // The agent and an SDK client connected in-process: the same handlers `yoake acp` serves (the
 // child-process test in acp.test.ts covers the stdio transport), for the less common paths.
@@ -33,13 +33,23 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-async function connect(env: Record<string, string | undefined>, notices = false): Promise<Harness> {
+async function connect(
+  env: Record<string, string | undefined>,
+  { notices = false, permission = "allow_once" }: { notices?: boolean; permission?: string } = {},
+): Promise<Harness> {
   const log: string[] = [];
   const agent = new YoakeAgent({ env, version: "0.0.0-test", log: (line) => log.push(line) });
   const updates: SessionNotification[] = [];
-  const editor = client({ name: "test-editor" }).onNotification("session/update", ({ params }) => {
-    updates.push(params);
-  });
+  const editor = client({ name: "test-editor" })
+    .onNotification("session/update", ({ params }) => {
+      updates.push(params);
+    })
+    .onRequest("session/request_permission", () => ({
+      outcome:
+        permission === "cancelled"
+          ? { outcome: "cancelled" as const }
+          : { outcome: "selected" as const, optionId: permission },
+    }));
   const connection = editor.connect(agent.app);
   await connection.agent.request("initialize", {
     protocolVersion: PROTOCOL_VERSION,
@@ -102,7 +112,7 @@ describe("yoake acp sessions", () => {
   it("sends embedded text to the model, and a file reference that fails as a notice", async () => {
     fixture = await headlessFixture();
     const root = fixture.project.dir;
-    const h = await connect(fixture.env, true);
+    const h = await connect(fixture.env, { notices: true });
     const { sessionId } = await h.connection.agent.request("session/new", {
       cwd: root,
       mcpServers: [{ name: "fs", command: "mcp-fs", args: [], env: [] }],
@@ -123,6 +133,40 @@ describe("yoake acp sessions", () => {
     const notice = updatesOf(h, sessionId).find((u) => u.sessionUpdate === "notice");
     expect(notice).toMatchObject({ severity: "warning", title: expect.stringContaining("missing.ts") });
     expect(h.log.join("")).toContain("yoake acp: warn:");
+  });
+
+  it("ends the turn cancelled when the editor answers a question so, and the next prompt drops the call", async () => {
+    fixture = await headlessFixture({ "a.txt": "alpha\n" });
+    const root = fixture.project.dir;
+    const h = await connect(fixture.env, { permission: "cancelled" });
+    const { sessionId } = await h.connection.agent.request("session/new", { cwd: root, mcpServers: [] });
+    fixture.provider.enqueue({
+      blocks: [
+        {
+          type: "tool_call",
+          id: "toolu_w",
+          name: "write_file",
+          arguments: { path: "b.txt", content: "beta" },
+        },
+      ],
+    });
+    const asked = await h.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "Write b.txt" }],
+    });
+    expect(asked.stopReason).toBe("cancelled");
+    expect(updatesOf(h, sessionId).at(-1)).toMatchObject({ toolCallId: "toolu_w", status: "failed" });
+
+    fixture.provider.enqueue({ blocks: [{ type: "text", text: "Never mind then." }] });
+    const next = await h.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "Forget it." }],
+    });
+    expect(next.stopReason).toBe("end_turn");
+    const dropped = toolResults(fixture.provider.requests.at(-1)?.body).find(
+      (r) => r.tool_use_id === "toolu_w",
+    );
+    expect(dropped?.is_error).toBe(true);
   });
 
   it("stops at the manifest's turn limit with max_turn_requests", async () => {

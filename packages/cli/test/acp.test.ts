@@ -1,160 +1,28 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
-import {
-  type ClientConnection,
-  client,
-  ndJsonStream,
-  PROTOCOL_VERSION,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type SessionNotification,
-  type SessionUpdate,
-  type StopReason,
-} from "@agentclientprotocol/sdk";
+import { PROTOCOL_VERSION, type StopReason } from "@agentclientprotocol/sdk";
 import { encodeScripted, type ScriptedResponse } from "@yoake/llm-worker/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  choose,
+  chunks,
+  contentOf,
+  initialize,
+  killEditors,
+  startEditor,
+  statusesOf,
+  updatesOf,
+} from "./acp-editor.js";
 import { headlessFixture, toolResults, userTexts } from "./cli-test-kit.js";
 
-const BIN = new URL("../bin/yoake.js", import.meta.url);
-
-type PermissionAnswer = (
-  request: RequestPermissionRequest,
-  signal: AbortSignal,
-) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
-
-/** An editor: a client written with the ACP SDK, driving a real `yoake acp` child process. */
-interface Editor {
-  connection: ClientConnection;
-  /** Every `session/update`, in order. */
-  updates: SessionNotification[];
-  permissionRequests: RequestPermissionRequest[];
-  answerPermissions(answer: PermissionAnswer): void;
-  /** Resolves once an update matching `accept` has arrived (at once if one did). */
-  waitForUpdate(accept: (update: SessionUpdate) => boolean): Promise<SessionUpdate>;
-  stderr(): string;
-  /** Closes the agent's standard input; resolves with its exit code. */
-  close(): Promise<number | null>;
-}
-
-const children: ChildProcessWithoutNullStreams[] = [];
 let fixture: Awaited<ReturnType<typeof headlessFixture>> | undefined;
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  killEditors();
   await fixture?.close();
   fixture = undefined;
 });
-
-function startEditor(cwd: string, env: Record<string, string | undefined>): Editor {
-  const child = spawn(process.execPath, [BIN.pathname, "acp"], { cwd, env });
-  children.push(child);
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-
-  const updates: SessionNotification[] = [];
-  const permissionRequests: RequestPermissionRequest[] = [];
-  const waiters: Array<{ accept: (update: SessionUpdate) => boolean; resolve: (u: SessionUpdate) => void }> =
-    [];
-  let answer: PermissionAnswer = () => ({ outcome: { outcome: "cancelled" } });
-
-  const app = client({ name: "test-editor" })
-    .onNotification("session/update", ({ params }) => {
-      updates.push(params);
-      for (const waiter of [...waiters])
-        if (waiter.accept(params.update)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(params.update);
-        }
-    })
-    .onRequest("session/request_permission", ({ params, signal }) => {
-      permissionRequests.push(params);
-      return answer(params, signal);
-    });
-  const connection = app.connect(
-    ndJsonStream(
-      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-    ),
-  );
-  return {
-    connection,
-    updates,
-    permissionRequests,
-    answerPermissions: (next) => {
-      answer = next;
-    },
-    waitForUpdate: (accept) => {
-      const seen = updates.find((n) => accept(n.update));
-      if (seen !== undefined) return Promise.resolve(seen.update);
-      return new Promise((resolve) => waiters.push({ accept, resolve }));
-    },
-    stderr: () => stderr,
-    close: async () => {
-      child.stdin.end();
-      return exited;
-    },
-  };
-}
-
-async function initialize(editor: Editor) {
-  return editor.connection.agent.request("initialize", {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-    clientInfo: { name: "test-editor", version: "1.0.0" },
-  });
-}
-
-const choose =
-  (optionId: string): PermissionAnswer =>
-  () => ({ outcome: { outcome: "selected", optionId } });
-
-/** The updates of one session from index `from` on. */
-function updatesOf(editor: Editor, sessionId: string, from = 0): SessionUpdate[] {
-  return editor.updates
-    .slice(from)
-    .filter((n) => n.sessionId === sessionId)
-    .map((n) => n.update);
-}
-
-function chunks(
-  updates: SessionUpdate[],
-  kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk",
-) {
-  return updates
-    .map((u) => (u.sessionUpdate === kind && u.content.type === "text" ? u.content.text : ""))
-    .join("");
-}
-
-/** The statuses one tool call went through: `tool_call` first, then each update that set one. */
-function statusesOf(updates: SessionUpdate[], toolCallId: string): string[] {
-  const statuses: string[] = [];
-  for (const u of updates) {
-    if (
-      (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") &&
-      u.toolCallId === toolCallId
-    )
-      if (u.status != null) statuses.push(u.status);
-  }
-  return statuses;
-}
-
-/** The last text content given to a tool call. */
-function contentOf(updates: SessionUpdate[], toolCallId: string): string {
-  let text = "";
-  for (const u of updates) {
-    if (
-      (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") &&
-      u.toolCallId === toolCallId
-    )
-      for (const c of u.content ?? [])
-        if (c.type === "content" && c.content.type === "text") text = c.content.text;
-  }
-  return text;
-}
 
 const GREET = 'export const greet = () => "helo";\n';
 

@@ -6,7 +6,7 @@ import {
   type RequestPermissionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import type { Alert, PermissionDecision, PermissionRequest, Pod, PodRunResult } from "@yoake/pod";
+import type { Alert, PermissionDecision, PermissionRequest, Pod, PodRunResult, Segment } from "@yoake/pod";
 import { replayUpdates } from "./history-replay.js";
 import { PERMISSION_OPTIONS, permissionDecision, permissionToolCall } from "./permission.js";
 import { promptSegments } from "./prompt-segments.js";
@@ -79,7 +79,7 @@ export class AcpSession {
   }
 
   private async runTurn(
-    segments: Parameters<Pod["run"]>[0],
+    segments: readonly Segment[],
     client: AgentContext,
     signal: AbortSignal,
   ): Promise<PromptResponse> {
@@ -88,12 +88,17 @@ export class AcpSession {
     const reporter = new TurnReporter(sink, projectRoot, model.contextWindow);
     const stopListening = reporter.listen(this.pod);
     let result: PodRunResult;
+    // The client may answer a question `cancelled` without a `session/cancel`: the turn ends so too.
+    let cancelledWhileAsking = false;
     try {
       result = await this.pod.run(segments, { signal });
       while (result.permissionRequest !== undefined && !signal.aborted) {
         const request = result.permissionRequest;
         const decision = await this.askPermission(request, client, signal);
-        if (decision === "cancelled") break;
+        if (decision === "cancelled") {
+          cancelledWhileAsking = true;
+          break;
+        }
         if (typeof decision === "object")
           reporter.settle(request.callId, "failed", `Not run: ${decision.deny}.`);
         result = await this.pod.respond(request.id, decision, { signal });
@@ -102,7 +107,7 @@ export class AcpSession {
       stopListening();
     }
     reporter.finish(this.pod.history);
-    if (signal.aborted) return { stopReason: "cancelled" };
+    if (signal.aborted || cancelledWhileAsking) return { stopReason: "cancelled" };
     return { stopReason: promptStopReason(result) };
   }
 
