@@ -29,6 +29,8 @@ import { createShellHooks } from "./hooks/shell-hook.js";
 import { findProjectRoot, loadManifest } from "./manifest/load.js";
 import type { Manifest } from "./manifest/resolve.js";
 import type { ManifestLayerInput } from "./manifest/schema.js";
+import type { McpServerStatus } from "./mcp/mcp-server-status.js";
+import { McpSupervisor } from "./mcp/mcp-supervisor.js";
 import { clientForModel } from "./pod-client.js";
 import { type PodEvent, PodEventHub, type PodEventOf, type PodEventType } from "./pod-events.js";
 import { POD_INTERCEPTOR_NAME, podInterceptor } from "./pod-interceptor.js";
@@ -106,6 +108,8 @@ export class Pod {
     private readonly hub: PodEventHub,
     /** The session log, restore and compaction. */
     private readonly session: PodSession,
+    /** The manifest's `[[mcp]]` servers, whose tools it adds to the Worker. */
+    private readonly mcp: McpSupervisor,
   ) {}
 
   /** Loads the manifest cascade from `cwd` and builds the Pod it describes. */
@@ -173,7 +177,14 @@ export class Pod {
     hub = new PodEventHub(worker);
     session.attach(worker);
     hub.on("alert", (alert) => session.recordAlert(alert));
-    return new Pod(manifest, fs, worker, dataDir, state, hub, session);
+    // Last, once alerts have somewhere to go; waits at most MCP_STARTUP_WAIT_MS for slow servers.
+    const mcp = new McpSupervisor(manifest.mcp, {
+      tools: worker,
+      disabledTools: manifest.tools.disable,
+      alert: (alert) => hub?.emit({ type: "alert", ...alert }),
+    });
+    await mcp.start();
+    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp);
   }
 
   get history(): readonly Item[] {
@@ -380,11 +391,17 @@ export class Pod {
     }
   }
 
+  /** The manifest's `[[mcp]]` servers, in manifest order: state, tool count, and why one failed. */
+  mcpServers(): McpServerStatus[] {
+    return this.mcp.servers();
+  }
+
   /**
-   * Flushes and closes the session log. Cancel a run going on and wait for it first: the log takes
-   * nothing after this, so a run could not go on.
+   * Stops the MCP servers, then flushes and closes the session log. Cancel a run going on and
+   * wait for it first: the log takes nothing after this, so a run could not go on.
    */
   async close(): Promise<void> {
+    await this.mcp.close();
     await this.session.close();
   }
 

@@ -1,14 +1,19 @@
 import path from "node:path";
 import type { ScopeRule } from "../scope/rules.js";
+import type { McpServerInput } from "./mcp-schema.js";
 import type { HookInput, ManifestLayer, ScopeRuleInput } from "./schema.js";
 
 /** A `[[hooks]]` entry and the file that declared it (a hook's alerts name it). */
 export type SourcedHook = HookInput & { source: string };
 
-/** A layer whose scope rules are complete (access, recursion, source filled in) and whose hooks know their source. */
-export type NormalizedLayer = Omit<ManifestLayer, "scope" | "hooks"> & {
+/** A `[[mcp]]` entry, the file that declared it (alerts and errors name it) and its index there. */
+export type SourcedMcpServer = McpServerInput & { source: string; index: number };
+
+/** A layer whose scope rules are complete (access, recursion, source filled in) and whose hooks and MCP servers know their source. */
+export type NormalizedLayer = Omit<ManifestLayer, "scope" | "hooks" | "mcp"> & {
   scope?: { allow?: ScopeRule[]; deny?: ScopeRule[] };
   hooks?: SourcedHook[];
+  mcp?: SourcedMcpServer[];
 };
 
 /** A validated layer and where it came from: a file path, `defaults` or `overrides`. */
@@ -24,16 +29,23 @@ export interface MergedLayers {
 }
 
 /** Lists that add up across layers instead of replacing each other. */
-const UNION_LISTS: ReadonlySet<string> = new Set(["scope.allow", "scope.deny", "hooks"]);
+const UNION_LISTS: ReadonlySet<string> = new Set(["scope.allow", "scope.deny", "hooks", "mcp"]);
 
 /**
  * Fills in a layer's scope rules: a bare path means read access, recursive; `~/` is expanded; each
  * rule remembers the file it came from, so refusals can name it.
  */
 export function normalizeLayer(layer: ManifestLayer, source: string, homeDir: string): NormalizedLayer {
-  const { scope, hooks, ...withoutHooks } = layer;
+  const { scope, hooks, mcp, ...withoutHooks } = layer;
   const rest: NormalizedLayer = withoutHooks;
   if (hooks !== undefined) rest.hooks = hooks.map((hook) => ({ ...hook, source }));
+  if (mcp !== undefined)
+    rest.mcp = mcp.map((server, index) => ({
+      ...server,
+      ...(server.cwd !== undefined && { cwd: expandHome(server.cwd, homeDir) }),
+      source,
+      index,
+    }));
   if (scope === undefined) return rest;
   const complete = (rule: ScopeRuleInput): ScopeRule => {
     const table = typeof rule === "string" ? { path: rule } : rule;
@@ -58,7 +70,7 @@ function expandHome(rulePath: string, homeDir: string): string {
 
 /**
  * Merges layers, lowest first: scalars and ordinary arrays replace, tables merge by key, scope
- * allow/deny lists and `[[hooks]]` are unions. One exception: a layer that names a model (`ref`, `scheme` or `id`)
+ * allow/deny lists, `[[hooks]]` and `[[mcp]]` are unions (`[[mcp]]` entries are matched by name later, in resolve). One exception: a layer that names a model (`ref`, `scheme` or `id`)
  * replaces the whole `[model]` table, so limits, prices or a base URL meant for one model never
  * stick to another.
  */

@@ -3,6 +3,7 @@ import type { Scope } from "../scope/rules.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
 import { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TURNS } from "./defaults.js";
 import { ManifestError, type ManifestIssue } from "./manifest-error.js";
+import { type McpServerSpec, resolveMcpServers } from "./mcp-resolve.js";
 import type { MergedLayers } from "./merge.js";
 import type { HOOK_EVENTS } from "./schema.js";
 
@@ -95,6 +96,8 @@ export interface Manifest {
   limits: Limits;
   /** `[[hooks]]` of every layer, lowest layer first. */
   hooks: HookSpec[];
+  /** The `[[mcp]]` servers to start (enabled ones only), a higher layer's entry replacing a same-named lower one. */
+  mcp: McpServerSpec[];
   /** Which layer set each scalar key, e.g. `"generation.temperature": "/repo/.yoake/manifest.toml"`. */
   keySources: Readonly<Record<string, string>>;
   /** Things worth telling the user that do not stop the Pod (an unknown model, a cap above the model's). */
@@ -161,6 +164,7 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
         source: hook.source,
       }),
     ),
+    mcp: resolveMcpServers(merged.mcp ?? [], context.projectRoot, warnings),
     keySources,
     warnings,
   };

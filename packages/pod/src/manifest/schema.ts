@@ -1,6 +1,7 @@
 import type { SchemeName } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { ManifestIssue } from "./manifest-error.js";
+import { mcpServersSchema } from "./mcp-schema.js";
 
 /** A record, so that a scheme added to llm-worker and missing here fails to compile. */
 const SCHEMES: Readonly<Record<SchemeName, true>> = {
@@ -105,6 +106,8 @@ export const manifestLayerSchema = z
     limits: z.strictObject({ turns: positiveInteger, tool_output_bytes: positiveInteger }).partial(),
     /** `[[hooks]]`: shell commands at points of a run; every layer adds its own (a union). */
     hooks: z.array(hookSchema),
+    /** `[[mcp]]`: MCP servers started with the Pod; every layer adds, a same-named entry replaces. */
+    mcp: mcpServersSchema,
   })
   .partial();
 

@@ -10,9 +10,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Pod } from "../pod.js";
 import { answer, toolCall } from "../pod-test-kit.js";
-import type { LogEntry } from "../session/entry.js";
+import { itemEntry, type LogEntry } from "../session/entry.js";
 import { restoreSession } from "../session/restore.js";
-import { sessionsDir } from "../session/sessions.js";
+import { createSession, sessionsDir } from "../session/sessions.js";
+import { testConfig } from "../session/test-config.js";
 import { SECRET_KEY, useSessionTestbed } from "./session-test-kit.js";
 
 const bed = useSessionTestbed();
@@ -257,6 +258,38 @@ describe("a Pod restored from its log alone", () => {
     expect(await second.run("never mind")).toMatchObject({ status: "finished" });
     expect(JSON.stringify(sentMessages(sentBefore))).toContain("toolu_slow");
     await second.close();
+  });
+
+  it("keeps prune's state: a result pruned before the restore is sent without its content after it", async () => {
+    const { open, mock, project } = bed();
+    const result = {
+      type: "tool_result" as const,
+      callId: "toolu_old",
+      name: "read_file",
+      summary: "400 lines | export const big = [",
+      content: "export const big = [\n".repeat(400),
+    };
+    const log = await createSession(project, { config: testConfig(project) });
+    for (const item of [
+      userMessage("read big.ts"),
+      { type: "tool_call" as const, callId: "toolu_old", name: "read_file", arguments: '{"path":"big.ts"}' },
+      result,
+      { type: "message" as const, role: "assistant" as const, text: "It is big." },
+    ])
+      await log.append(itemEntry(item));
+    await log.append({ type: "pruned", callIds: ["toolu_old"] });
+    await log.append({ type: "run_end", status: "finished" });
+    await log.close();
+
+    const pod = await open({ session: log.id });
+    expect(pod.history[2]).toEqual(result); // the history keeps the content; prune is a projection
+    mock.enqueue(answer("ok"));
+    const sentBefore = mock.requests.length;
+    await pod.run("and now?");
+    const sent = JSON.stringify(sentMessages(sentBefore));
+    expect(sent).toContain("400 lines | export const big = [");
+    expect(sent).not.toContain("export const big = [\\nexport const big");
+    await pod.close();
   });
 
   it("reports a torn last line as a warning alert in the log, and lists sessions for the CLI", async () => {

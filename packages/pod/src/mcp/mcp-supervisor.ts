@@ -1,0 +1,104 @@
+import { connectMcp } from "@yoake/llm-worker";
+import type { Alert } from "../alert.js";
+import type { McpServerSpec } from "../manifest/mcp-resolve.js";
+import type { McpServerStatus } from "./mcp-server-status.js";
+import { DEFAULT_RESTART_POLICY, type RestartPolicy } from "./restart-policy.js";
+import { SupervisedServer, type ToolRegistry } from "./supervised-server.js";
+
+/**
+ * How long `Pod.create` waits for its MCP servers. A server that takes longer goes on starting in
+ * the background (`starting`) and its tools appear when it is ready; one that fails within its
+ * own `startup_timeout_ms` raises an alert then. Long enough for a local server (a Node one starts
+ * in under a second), short enough that an `npx -y` download never holds the user's first prompt.
+ */
+export const MCP_STARTUP_WAIT_MS = 5_000;
+
+export interface McpSupervisorOptions {
+  /** The Worker the tools go to. */
+  tools: ToolRegistry;
+  /** Receives every alert (a listener's failure is not the supervisor's: it is swallowed). */
+  alert: (alert: Alert) => void;
+  /** Tool names never offered (`tools.disable`). */
+  disabledTools?: Iterable<string>;
+  policy?: Partial<RestartPolicy>;
+  /** See `MCP_STARTUP_WAIT_MS`. */
+  startupWaitMs?: number;
+  /** `connectMcp`, replaceable in tests. */
+  connect?: typeof connectMcp;
+}
+
+/**
+ * The Pod's `[[mcp]]` servers: starts them all at once, offers their tools to the Worker, restarts
+ * the ones that die, and stops them with the Pod. A server that cannot start raises a warning
+ * alert and the Pod goes on without it.
+ */
+export class McpSupervisor {
+  readonly #servers: SupervisedServer[];
+  readonly #alert: (alert: Alert) => void;
+  readonly #startupWaitMs: number;
+  /** Alerts raised while `Pod.create` runs, when nobody can listen yet. */
+  #held: Alert[] | undefined = [];
+
+  constructor(specs: readonly McpServerSpec[], options: McpSupervisorOptions) {
+    this.#alert = options.alert;
+    this.#startupWaitMs = options.startupWaitMs ?? MCP_STARTUP_WAIT_MS;
+    const deps = {
+      tools: options.tools,
+      alert: (alert: Alert) => this.#raise(alert),
+      policy: { ...DEFAULT_RESTART_POLICY, ...options.policy },
+      disabledTools: new Set(options.disabledTools),
+      connect: options.connect ?? connectMcp,
+    };
+    this.#servers = specs.map((spec) => new SupervisedServer(spec, deps));
+  }
+
+  /**
+   * Starts every server in parallel and waits until each runs or failed, or `startupWaitMs` passed.
+   * The alerts raised meanwhile are delivered just after, in a later macrotask, so a listener
+   * attached right after `await Pod.create(...)` receives them.
+   */
+  async start(): Promise<void> {
+    const started = Promise.all(this.#servers.map((server) => server.start()));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#startupWaitMs);
+    });
+    try {
+      await Promise.race([started, waited]);
+    } finally {
+      clearTimeout(timer);
+      setImmediate(() => this.#releaseHeld());
+    }
+  }
+
+  /** Every configured (enabled) server, in manifest order, for a UI. */
+  servers(): McpServerStatus[] {
+    return this.#servers.map((server) => server.status());
+  }
+
+  /** Stops every server and any restart to come; waits for their processes to end. */
+  async close(): Promise<void> {
+    await Promise.all(this.#servers.map((server) => server.stop()));
+    this.#releaseHeld();
+  }
+
+  #raise(alert: Alert): void {
+    if (this.#held !== undefined) this.#held.push(alert);
+    else this.#deliver(alert);
+  }
+
+  #releaseHeld(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const alert of held) this.#deliver(alert);
+  }
+
+  #deliver(alert: Alert): void {
+    try {
+      this.#alert(alert);
+    } catch {
+      // Alerts come from process and timer callbacks: a throwing listener must not crash the Pod
+      // or stop the supervision.
+    }
+  }
+}
