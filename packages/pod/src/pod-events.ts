@@ -1,4 +1,11 @@
-import type { MessageItem, Unsubscribe, WorkerEvent, WorkerEvents, WorkerEventType } from "@yoake/llm-worker";
+import {
+  listenerIterator,
+  type MessageItem,
+  type Unsubscribe,
+  type WorkerEvent,
+  type WorkerEvents,
+  type WorkerEventType,
+} from "@yoake/llm-worker";
 import type { Alert } from "./alert.js";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";
 
@@ -84,34 +91,7 @@ export class PodEventHub {
    * while the consumer is busy, so none are lost.
    */
   events(): AsyncIterableIterator<PodEvent> {
-    const queue: PodEvent[] = [];
-    let wake: (() => void) | undefined;
-    let finished = false;
-    const stop = this.listen((event) => {
-      queue.push(event);
-      wake?.();
-    });
-    const iterator: AsyncIterableIterator<PodEvent> = {
-      next: async () => {
-        while (queue.length === 0) {
-          if (finished) return { value: undefined, done: true };
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-        }
-        return { value: queue.shift() as PodEvent, done: false };
-      },
-      return: async () => {
-        finished = true;
-        stop();
-        queue.length = 0;
-        wake?.();
-        return { value: undefined, done: true };
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+    return listenerIterator((push) => this.listen(push));
   }
 
   /**

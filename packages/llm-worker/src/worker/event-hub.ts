@@ -5,6 +5,7 @@ import { TimelineHandlerError } from "../timeline/handler-error.js";
 import { Timeline } from "../timeline/timeline.js";
 import type { WorkerEvent, WorkerEventOf, WorkerEventType } from "./events.js";
 import { HookError } from "./hook-runner.js";
+import { listenerIterator } from "./listener-iterator.js";
 
 type Listener = (event: WorkerEvent) => void;
 
@@ -70,38 +71,7 @@ export class EventHub {
    * queue while the consumer is busy, so none are lost.
    */
   events(until?: (event: WorkerEvent) => boolean): AsyncIterableIterator<WorkerEvent> {
-    const queue: WorkerEvent[] = [];
-    let wake: (() => void) | undefined;
-    let finished = false;
-    const unsubscribe = this.listen((event) => {
-      queue.push(event);
-      if (until?.(event)) finish();
-      wake?.();
-    });
-    const finish = (): void => {
-      finished = true;
-      unsubscribe();
-    };
-    const iterator: AsyncIterableIterator<WorkerEvent> = {
-      next: async () => {
-        while (queue.length === 0) {
-          if (finished) return { value: undefined, done: true };
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-        }
-        return { value: queue.shift() as WorkerEvent, done: false };
-      },
-      return: async () => {
-        finish();
-        queue.length = 0;
-        wake?.();
-        return { value: undefined, done: true };
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+    return listenerIterator((push) => this.listen(push), until ? { until } : {});
   }
 
   private convert(event: Event): void {

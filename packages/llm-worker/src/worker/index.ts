@@ -1,6 +1,7 @@
 export type * from "./events.js";
 export { HookError } from "./hook-runner.js";
 export type * from "./hooks.js";
+export { listenerIterator } from "./listener-iterator.js";
 export { type PruneInterceptor, type PruneOptions, pruneInterceptor } from "./prune-interceptor.js";
 export { addUsage, type WorkerError, type WorkerResult } from "./result.js";
 export * from "./tool.js";

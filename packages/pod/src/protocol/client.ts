@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import type { Unsubscribe } from "@yoake/llm-worker";
+import { listenerIterator, type Unsubscribe } from "@yoake/llm-worker";
 import type { PermissionDecision } from "../approval/permission.js";
 import { parseSegments, type Segment } from "../file-ref/segments.js";
 import type { NoteRole } from "../pod-status.js";
@@ -171,38 +171,7 @@ export class PodClient {
 
   /** Every event from now on, for `for await`; ends when the connection closes. */
   events(): AsyncIterableIterator<WireEvent> {
-    const queue: WireEvent[] = [];
-    let wake: (() => void) | undefined;
-    let finished = false;
-    const stop = this.listen((event) => {
-      queue.push(event);
-      wake?.();
-    });
-    const finish = () => {
-      finished = true;
-      stop();
-      wake?.();
-    };
-    void this.closed.then(finish);
-    const iterator: AsyncIterableIterator<WireEvent> = {
-      next: async () => {
-        while (queue.length === 0) {
-          if (finished) return { value: undefined, done: true };
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-        }
-        return { value: queue.shift() as WireEvent, done: false };
-      },
-      return: async () => {
-        finish();
-        queue.length = 0;
-        return { value: undefined, done: true };
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+    return listenerIterator<WireEvent>((push) => this.listen(push), { ended: this.closed });
   }
 
   /** Closes the connection; the Pod and its run go on. */
