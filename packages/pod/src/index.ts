@@ -34,6 +34,8 @@ export {
   userManifestPath,
 } from "./manifest/load.js";
 export { formatIssue, ManifestError, type ManifestIssue } from "./manifest/manifest-error.js";
+export type { McpServerSpec, McpServerTransport } from "./manifest/mcp-resolve.js";
+export type { McpServerInput } from "./manifest/mcp-schema.js";
 export { parseOverrideAssignments } from "./manifest/overrides.js";
 export type {
   GenerationSettings,
@@ -54,6 +56,8 @@ export {
   manifestLayerSchema,
   validateLayer,
 } from "./manifest/schema.js";
+export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
+export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
 export { Pod, type PodOptions, type PodRunResult } from "./pod.js";
 export { clientForModel } from "./pod-client.js";
 export type { PodEvent, PodEventOf, PodEventType, PodOwnEvent } from "./pod-events.js";
