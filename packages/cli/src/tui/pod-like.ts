@@ -70,6 +70,8 @@ export interface PodLike {
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */
   fetchHistory?(): Promise<readonly Item[]>;
+  /** The request a paused run waits on (a restored session can start so): the UI shows its prompt at once. */
+  readonly pendingPermission?: PermissionRequest;
   /** Cancels the running turn when the signal cannot reach it (a Pod in another process). */
   cancel?(): unknown;
   readonly manifest?: { readonly projectRoot: string; readonly model: ModelSummary };

@@ -50,7 +50,7 @@ export const KEY_HELP: readonly (readonly [string, string])[] = [
   ["Up / Down", "earlier inputs (on the first / last line)"],
   ["@", "attach a file: type to filter, Tab or Enter to pick"],
   ["Esc", "cancel the running turn (the session goes on)"],
-  ["Ctrl+T", "show or fold thinking"],
+  ["Ctrl+T", "show or fold thinking, from now on"],
   ["Ctrl+C", "cancel the turn, clear the input, or leave"],
 ];
 

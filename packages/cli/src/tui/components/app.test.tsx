@@ -6,6 +6,7 @@ import { Pod } from "@yoake/pod";
 import { render } from "ink-testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { listProjectFiles } from "../files/project-files.js";
+import type { PodLike } from "../pod-like.js";
 import { App } from "./app.js";
 
 let base: string;
@@ -102,6 +103,36 @@ describe("App on a real Pod", () => {
     await until(view.lastFrame, "Cancelled. The session goes on.");
     view.stdin.write("again\r");
     await until(view.lastFrame, "I got both.");
+    view.unmount();
+  });
+
+  it("opens on a restored session: its history, and the approval its paused run waits on", async () => {
+    const answers: unknown[] = [];
+    const restored: PodLike = {
+      history: [
+        { type: "message", role: "user", text: "rename [unresolved file ref: a.ts]" },
+        { type: "tool_call", callId: "c1", name: "write_file", arguments: '{"path":"b.ts","content":"x"}' },
+      ],
+      pendingPermission: {
+        id: "p9",
+        callId: "c1",
+        tool: "write_file",
+        arguments: { path: "b.ts", content: "x" },
+      },
+      run: async () => ({ status: "finished" }),
+      respond: async (id, decision) => {
+        answers.push({ id, decision });
+        return { status: "finished" };
+      },
+      listen: () => () => undefined,
+    };
+    const view = render(<App pod={restored} loadFiles={async () => ({ paths: [], truncated: false })} />);
+    const first = view.frames[0] ?? "";
+    expect(first).toContain("Earlier in this session:");
+    expect(first).toContain("› rename @a.ts");
+    expect(first).toContain("write_file wants to run");
+    view.stdin.write("a");
+    await vi.waitFor(() => expect(answers).toEqual([{ id: "p9", decision: "allow_session" }]));
     view.unmount();
   });
 });

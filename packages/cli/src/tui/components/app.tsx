@@ -4,7 +4,7 @@ import { SessionController } from "../controller/session-controller.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import type { PodLike } from "../pod-like.js";
 import { uiReducer } from "../state/ui-reducer.js";
-import { initialUiState } from "../state/ui-state.js";
+import { initialUiState, type UiState } from "../state/ui-state.js";
 import { InputBox } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
@@ -21,7 +21,8 @@ export interface AppProps {
 
 /** The whole terminal UI: the transcript, then the permission prompt or the input, then the status line. */
 export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
-  const [state, dispatch] = useReducer(uiReducer, initialUiState);
+  // The title, and a conversation the Pod already holds, are there from the first frame.
+  const [state, dispatch] = useReducer(uiReducer, pod, (initial) => firstState(initial, title));
   const { exit } = useApp();
   // Leaving takes one more render, without the input and status line: the screen keeps the transcript only.
   const [leaving, setLeaving] = useState(false);
@@ -32,10 +33,10 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
 
   useEffect(() => {
     const stop = controller.attach();
-    if (title !== undefined) dispatch({ type: "notice", tone: "title", text: title });
-    void controller.showHistory("Earlier in this session:");
+    // A Pod in another process is asked for its history; an in-process one gave it to the first state.
+    if (pod.fetchHistory !== undefined) void controller.showHistory(EARLIER);
     return stop;
-  }, [controller, title]);
+  }, [controller, pod]);
 
   const { permission } = state;
   return (
@@ -77,4 +78,21 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
       </Box>
     </KeyRouter>
   );
+}
+
+const EARLIER = "Earlier in this session:";
+
+function firstState(pod: PodLike, title: string | undefined): UiState {
+  let state = initialUiState;
+  if (title !== undefined) state = uiReducer(state, { type: "notice", tone: "title", text: title });
+  const history = pod.fetchHistory === undefined ? pod.history : undefined;
+  if (history !== undefined && history.length > 0)
+    state = uiReducer(state, { type: "history_loaded", items: history, title: EARLIER });
+  if (pod.pendingPermission !== undefined)
+    state = uiReducer(state, {
+      type: "pod_event",
+      event: { type: "permission_request", ...pod.pendingPermission },
+      at: Date.now(),
+    });
+  return state;
 }

@@ -1,7 +1,7 @@
 import { Box, type Key, Text } from "ink";
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import { matchingCommands } from "../commands/slash-commands.js";
-import { type FuzzyMatch, rankPaths } from "../files/fuzzy-match.js";
+import { type FileCandidate, type FuzzyMatch, fileCandidates, rankPaths } from "../files/fuzzy-match.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import {
   afterSubmit,
@@ -42,6 +42,8 @@ export interface InputBoxProps {
 
 interface FileListState {
   files?: ProjectFiles;
+  /** `files` prepared for ranking, once per list. */
+  candidates: readonly FileCandidate[];
   loadedAt: number;
   loading: boolean;
 }
@@ -54,7 +56,7 @@ interface FileListState {
  */
 export function InputBox(props: InputBoxProps) {
   const editor = useRef<EditorState>(editorStateOf(props.initialHistory));
-  const fileList = useRef<FileListState>({ loadedAt: 0, loading: false });
+  const fileList = useRef<FileListState>({ candidates: [], loadedAt: 0, loading: false });
   const ranked = useRef<
     { query: string; files: ProjectFiles | undefined; matches: FuzzyMatch[] } | undefined
   >(undefined);
@@ -67,7 +69,7 @@ export function InputBox(props: InputBoxProps) {
     const files = fileList.current.files;
     const cached = ranked.current;
     if (cached !== undefined && cached.query === query && cached.files === files) return cached.matches;
-    const matches = rankPaths(query, files?.paths ?? [], PICKER_SIZE);
+    const matches = rankPaths(query, fileList.current.candidates, PICKER_SIZE);
     ranked.current = { query, files, matches };
     return matches;
   }, []);
@@ -79,7 +81,12 @@ export function InputBox(props: InputBoxProps) {
     propsRef.current
       .loadFiles()
       .then((files) => {
-        fileList.current = { files, loadedAt: Date.now(), loading: false };
+        fileList.current = {
+          files,
+          candidates: fileCandidates(files.paths),
+          loadedAt: Date.now(),
+          loading: false,
+        };
       })
       .catch(() => {
         fileList.current = { ...fileList.current, loadedAt: Date.now(), loading: false };

@@ -25,7 +25,9 @@ function show(req: PermissionRequest = request) {
   const decisions: PermissionDecision[] = [];
   const onCancel = vi.fn();
   const view = render(
-    <PermissionPrompt request={req} onDecision={(d) => decisions.push(d)} onCancel={onCancel} />,
+    <KeyRouter>
+      <PermissionPrompt request={req} onDecision={(d) => decisions.push(d)} onCancel={onCancel} />
+    </KeyRouter>,
   );
   return { ...view, decisions, onCancel };
 }

@@ -12,7 +12,8 @@ const MAX_ARGUMENT_CHARS = 90;
 const SHOWN_BY_DIFF = new Set(["old_string", "new_string", "content"]);
 /** Streaming JSON is shown by its end: the part that is changing. */
 const STREAMING_TAIL_CHARS = 160;
-const STORED_SUMMARY_LINES = 8;
+/** A seed-000 summary is at most 400 bytes: shown whole, cut only if a long one gets here. */
+const STORED_SUMMARY_LINES = 12;
 const DIFF_LINES = 14;
 const ERROR_LINES = 4;
 

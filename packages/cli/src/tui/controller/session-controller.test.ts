@@ -185,6 +185,27 @@ describe("SessionController", () => {
     expect(exit).toHaveBeenCalledOnce();
   });
 
+  it("takes a prompt typed after Esc stopped a compaction, and reports the compaction's failure", async () => {
+    const pod = Object.assign(new FakePod(), {
+      compact: vi.fn(
+        ({ signal }: { signal?: AbortSignal }) =>
+          new Promise<never>((_, reject) =>
+            signal?.addEventListener("abort", () => reject(new Error("the compaction was cancelled"))),
+          ),
+      ),
+    });
+    const { controller, notices } = setup(pod);
+    const compacting = controller.submit("/compact");
+    expect(controller.accepts("hello")).toBe(false);
+    expect(controller.cancel()).toBe(true);
+    const prompt = controller.submit("hello");
+    await compacting;
+    expect(notices().at(-1)).toBe("/compact failed: the compaction was cancelled");
+    await vi.waitFor(() => expect(pod.runs).toHaveLength(1));
+    pod.end();
+    await prompt;
+  });
+
   it("finds the latest run's tool results in history", () => {
     const history: Item[] = [
       { type: "tool_result", callId: "old", name: "x", summary: "" },

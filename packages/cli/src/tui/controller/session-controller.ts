@@ -2,6 +2,7 @@ import type { Item, ToolResultItem } from "@yoake/llm-worker";
 import { type PermissionDecision, parseSegments } from "@yoake/pod";
 import { helpText, type ParsedCommand, parseSlashCommand } from "../commands/slash-commands.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
+import { displayUserText } from "../state/history-entries.js";
 import type { UiAction } from "../state/ui-action.js";
 
 /**
@@ -128,7 +129,8 @@ export class SessionController {
       this.running = undefined;
       this.current = undefined;
     });
-    this.current = done;
+    // Whoever waits for this work only waits: its failure is reported by its own caller.
+    this.current = done.catch(() => undefined);
     return done;
   }
 
@@ -198,7 +200,8 @@ export class SessionController {
     const lines = sessions.map((session) => {
       const mark = session.id === this.pod.sessionId ? "*" : " ";
       const when = session.lastActivity ?? session.started ?? "";
-      const first = session.firstUserText === undefined ? "" : `  ${oneLine(session.firstUserText, 60)}`;
+      const first =
+        session.firstUserText === undefined ? "" : `  ${oneLine(displayUserText(session.firstUserText), 60)}`;
       return ` ${mark}${session.id}  ${when}${first}`;
     });
     this.notice("info", ["Sessions, oldest first (* this one):", ...lines].join("\n"));

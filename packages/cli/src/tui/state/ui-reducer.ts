@@ -184,12 +184,8 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       return updateCard(cleared, event.callId, (card) => ({ ...card, phase: "ready" }));
     }
     case "history_changed":
-      if (event.reason === "notify") return appendHistory(state, event.added);
-      return notice(
-        state,
-        "info",
-        `${event.auto ? "The prompt neared the context window: the" : "The"} conversation was compacted. It goes on from a summary in session ${event.sessionId}.`,
-      );
+      // A compaction replaced history: what is on screen stays (the Pod's alert says what happened).
+      return event.reason === "notify" ? appendHistory(state, event.added) : state;
     default:
       // An event this client does not know yet (a newer Pod) changes nothing on screen.
       return state;

@@ -1,0 +1,97 @@
+/**
+ * Drives a program in a terminal of its own (tmux): keys in, screen out. For the terminal UI's
+ * end-to-end tests; not a test file itself. Every wait polls the screen with a deadline.
+ */
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
+
+export const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+
+/** One tmux server of its own (nothing of the user's tmux is touched) with one pane. */
+export class TmuxScreen {
+  private readonly socket: string;
+  private readonly target = "ui";
+  /** The server's socket file, which tmux leaves behind when the server stops. */
+  private socketPath: string | undefined;
+
+  constructor(name: string) {
+    this.socket = `yoake-${name}-${process.pid}`;
+  }
+
+  /**
+   * Runs `command` (a shell command line) in `cwd`, in a 120×50 terminal. The shell stays after
+   * it with `[exit <status>]` on screen, so the status can be read and the screen still captured.
+   */
+  start(command: string, cwd: string): void {
+    const line = `${command}; echo "[exit $?]"; sleep 120`;
+    if (this.isRunning()) this.tmux("respawn-pane", "-k", "-t", this.target, "-c", cwd, line);
+    else this.tmux("new-session", "-d", "-s", this.target, "-x", "120", "-y", "50", "-c", cwd, line);
+    this.socketPath ??= this.tmux("display-message", "-p", "#{socket_path}").trim();
+  }
+
+  /** The screen and its scrollback: finished entries scroll up into the terminal's own history. */
+  capture(): string {
+    return this.tmux("capture-pane", "-p", "-J", "-t", this.target, "-S", "-400");
+  }
+
+  /** Text as typed, one chunk. */
+  type(text: string): void {
+    this.tmux("send-keys", "-t", this.target, "-l", text);
+  }
+
+  /** Named keys: `Enter`, `Escape`, `Tab`, `Up`, `C-u`, ... */
+  press(...keys: string[]): void {
+    this.tmux("send-keys", "-t", this.target, ...keys);
+  }
+
+  async waitFor(expected: string | RegExp, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      // Asynchronously: the mock provider of the test may be serving from this very process.
+      last = (
+        await execFileAsync("tmux", [
+          "-L",
+          this.socket,
+          "capture-pane",
+          "-p",
+          "-J",
+          "-t",
+          this.target,
+          "-S",
+          "-400",
+        ])
+      ).stdout;
+      if (typeof expected === "string" ? last.includes(expected) : expected.test(last)) return last;
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    throw new Error(`the screen never showed ${String(expected)}; it shows:\n${last}`);
+  }
+
+  /** Clears the screen and its scrollback, so the next waits see only what comes next. */
+  clear(): void {
+    this.tmux("send-keys", "-t", this.target, "-R");
+    this.tmux("clear-history", "-t", this.target);
+  }
+
+  stop(): void {
+    spawnSync("tmux", ["-L", this.socket, "kill-server"]);
+    if (this.socketPath !== undefined) rmSync(this.socketPath, { force: true });
+  }
+
+  private isRunning(): boolean {
+    return spawnSync("tmux", ["-L", this.socket, "has-session", "-t", this.target]).status === 0;
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+}
+
+/** The input box's line holding `text`: where typed text appears. */
+export function inputLine(text: string): RegExp {
+  return new RegExp(`│ › ${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+}
