@@ -5,6 +5,23 @@ import type { InteractiveOptions } from "./tui/index.js";
  * runs and the printed demo never load ink or React.
  */
 export async function startInteractive(options: InteractiveOptions): Promise<void> {
-  const { runInteractive } = await import("./tui/index.js");
+  const { runInteractive } = await importTuiForTerminal();
   await runInteractive(options);
+}
+
+const CI_VARIABLES = ["CI", "CONTINUOUS_INTEGRATION"] as const;
+
+/**
+ * Ink decides once, when it is loaded, whether it runs in CI (`CI` set), and then draws only a
+ * final frame: a person at a terminal would look at a blank screen. Someone typing into a TTY is
+ * not a CI job, so the variables are hidden while ink loads (and put back for hooks and servers).
+ */
+async function importTuiForTerminal(): Promise<typeof import("./tui/index.js")> {
+  const saved = CI_VARIABLES.map((name) => [name, process.env[name]] as const);
+  for (const [name] of saved) delete process.env[name];
+  try {
+    return await import("./tui/index.js");
+  } finally {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  }
 }

@@ -26,7 +26,9 @@ export class TmuxScreen {
    * it with `[exit <status>]` on screen, so the status can be read and the screen still captured.
    */
   start(command: string, cwd: string): void {
-    const line = `${command}; echo "[exit $?]"; sleep 120`;
+    // Under CI=true ink draws only a final frame; a terminal session is not CI (yoake itself hides
+    // the variable while ink loads, the test fixture does not).
+    const line = `env -u CI -u CONTINUOUS_INTEGRATION ${command}; echo "[exit $?]"; sleep 120`;
     if (this.isRunning()) this.tmux("respawn-pane", "-k", "-t", this.target, "-c", cwd, line);
     else this.tmux("new-session", "-d", "-s", this.target, "-x", "120", "-y", "50", "-c", cwd, line);
     this.socketPath ??= this.tmux("display-message", "-p", "#{socket_path}").trim();
