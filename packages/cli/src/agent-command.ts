@@ -8,6 +8,7 @@ import type { InterruptSource } from "./interrupt.js";
 import type { CliIO } from "./io.js";
 import { manifestOverrides, type OverrideOptions } from "./manifest-overrides.js";
 import { openPod } from "./open-pod.js";
+import { SwitchablePod } from "./switchable-pod.js";
 
 /** The options of `yoake [options]`, parsed. */
 export interface AgentCommandOptions extends OverrideOptions {
@@ -51,7 +52,13 @@ export async function agentCommand(
   try {
     if (prompt === undefined) {
       const resumed = pod.restored === undefined ? "" : ` · session ${pod.sessionId}`;
-      await startInteractive({ pod, title: `yoake · ${pod.manifest.projectRoot}${resumed}` });
+      // /model and /resume reopen the Pod; the one in use at the end is the one to close.
+      const switchable = new SwitchablePod(pod, podOptions, openPod);
+      try {
+        await startInteractive({ pod: switchable, title: `yoake · ${pod.manifest.projectRoot}${resumed}` });
+      } finally {
+        if (switchable.current !== pod) await switchable.current.close();
+      }
       return ExitCode.ok;
     }
     return await runHeadless(
