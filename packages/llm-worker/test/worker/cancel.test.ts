@@ -7,20 +7,14 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  createClient,
-  type Item,
-  type SchemeName,
-  tool,
-  Worker,
-  type WorkerOptions,
-} from "../../src/index.js";
+import { type Item, type SchemeName, tool, type Worker, type WorkerOptions } from "../../src/index.js";
 import {
   encodeScripted,
   type MockProvider,
   type ScriptedResponse,
   startMockProvider,
 } from "../../src/testing/index.js";
+import { workerOn } from "./tools-harness.js";
 
 let provider: MockProvider;
 beforeEach(async () => {
@@ -29,14 +23,7 @@ beforeEach(async () => {
 afterEach(() => provider.close());
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}, on = provider): Worker {
-  const client = createClient({
-    scheme,
-    model: "m",
-    baseURL: on.baseURLFor(scheme),
-    apiKey: "k",
-    retry: { maxRetries: 0 },
-  });
-  return new Worker({ client, ...options });
+  return workerOn(on, scheme, options);
 }
 
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });

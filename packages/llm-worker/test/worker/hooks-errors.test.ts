@@ -5,17 +5,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  createClient,
   type Hook,
   type Interceptor,
   type Item,
   type SchemeName,
   tool,
-  Worker,
+  type Worker,
   type WorkerOptions,
   type WorkerResult,
 } from "../../src/index.js";
 import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
+import { workerOn } from "./tools-harness.js";
 
 let provider: MockProvider;
 beforeEach(async () => {
@@ -24,14 +24,7 @@ beforeEach(async () => {
 afterEach(() => provider.close());
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  const client = createClient({
-    scheme,
-    model: "m",
-    baseURL: provider.baseURLFor(scheme),
-    apiKey: "k",
-    retry: { maxRetries: 0 },
-  });
-  return new Worker({ client, ...options });
+  return workerOn(provider, scheme, options);
 }
 
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });

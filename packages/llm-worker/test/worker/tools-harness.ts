@@ -5,7 +5,14 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
-import { createClient, type Item, type LlmClient, type SchemeName } from "../../src/index.js";
+import {
+  createClient,
+  type Item,
+  type LlmClient,
+  type SchemeName,
+  Worker,
+  type WorkerOptions,
+} from "../../src/index.js";
 import {
   type MockProvider,
   type RawReply,
@@ -49,6 +56,15 @@ export function clientFor(provider: MockProvider, scheme: SchemeName): LlmClient
     apiKey: "test-key",
     retry: { maxRetries: 0 },
   });
+}
+
+/** A Worker whose client talks to the mock (see `clientFor`). */
+export function workerOn(
+  provider: MockProvider,
+  scheme: SchemeName,
+  options: Omit<WorkerOptions, "client"> = {},
+): Worker {
+  return new Worker({ client: clientFor(provider, scheme), ...options });
 }
 
 /** The JSON body of the `n`th request the mock received (0-based). */
