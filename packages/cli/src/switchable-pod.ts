@@ -53,6 +53,9 @@ export class SwitchablePod implements PodLike {
   listSessions() {
     return this.pod.listSessions();
   }
+  mcpServers() {
+    return this.pod.mcpServers();
+  }
   listen(listener: (event: PodEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -90,4 +90,6 @@ export interface PodLike {
   resumeSession?(id: string): Promise<void>;
   /** Switches the model for the next runs (`provider/model`); without it, `/model` says to restart with `--model`. */
   setModel?(ref: string): Promise<void>;
+  /** The manifest's MCP servers and their state, for `/mcp`. */
+  mcpServers?(): readonly { name: string; state: string; tools: number; error?: string }[];
 }

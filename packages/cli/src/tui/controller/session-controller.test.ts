@@ -185,6 +185,24 @@ describe("SessionController", () => {
     expect(exit).toHaveBeenCalledOnce();
   });
 
+  it("/mcp lists the manifest's MCP servers with their state, or says there are none", async () => {
+    const pod = Object.assign(new FakePod(), {
+      mcpServers: () => [
+        { name: "everything", state: "running", tools: 12 },
+        { name: "broken", state: "failed", tools: 0, error: "command not found: nope" },
+      ],
+    });
+    const { controller, notices } = setup(pod);
+    await controller.submit("/mcp");
+    const none = setup(new FakePod());
+    await none.controller.submit("/mcp");
+    expect(notices()).toEqual([
+      "› /mcp",
+      "MCP servers:\n  everything: running, 12 tool(s)\n  broken: failed — command not found: nope",
+    ]);
+    expect(none.notices()).toEqual(["› /mcp", "No MCP servers: add [[mcp]] tables to the manifest."]);
+  });
+
   it("takes a prompt typed after Esc stopped a compaction, and reports the compaction's failure", async () => {
     const pod = Object.assign(new FakePod(), {
       compact: vi.fn(

@@ -148,6 +148,8 @@ export class SessionController {
           return await this.compact();
         case "sessions":
           return await this.sessions();
+        case "mcp":
+          return this.mcp();
         case "resume":
           return await this.resume(argument);
         default:
@@ -205,6 +207,17 @@ export class SessionController {
       return ` ${mark}${session.id}  ${when}${first}`;
     });
     this.notice("info", ["Sessions, oldest first (* this one):", ...lines].join("\n"));
+  }
+
+  private mcp(): void {
+    const servers = this.pod.mcpServers?.() ?? [];
+    if (servers.length === 0)
+      return this.notice("info", "No MCP servers: add [[mcp]] tables to the manifest.");
+    const lines = servers.map((server) => {
+      const tools = server.state === "running" ? `, ${server.tools} tool(s)` : "";
+      return `  ${server.name}: ${server.state}${tools}${server.error ? ` — ${server.error}` : ""}`;
+    });
+    this.notice("info", ["MCP servers:", ...lines].join("\n"));
   }
 
   private async resume(id: string): Promise<void> {
