@@ -13,7 +13,8 @@ const answer = (text: string) => ({ blocks: [{ type: "text" as const, text }] })
 
 describe("SwitchablePod (/model and /resume in the terminal UI)", () => {
   it("switches the model and keeps the conversation and the listeners", async () => {
-    const f = (fixture = await headlessFixture());
+    fixture = await headlessFixture();
+    const f = fixture;
     const options = { cwd: f.project.dir, env: f.env };
     const pod = new SwitchablePod(await Pod.create(options), options, Pod.create);
     const texts: string[] = [];
@@ -35,7 +36,8 @@ describe("SwitchablePod (/model and /resume in the terminal UI)", () => {
   });
 
   it("resumes another session by id, and keeps the current one when the id is unknown", async () => {
-    const f = (fixture = await headlessFixture());
+    fixture = await headlessFixture();
+    const f = fixture;
     const options = { cwd: f.project.dir, env: f.env };
     f.provider.enqueue(answer("earlier answer"), answer("now"));
     const earlier = await Pod.create(options);

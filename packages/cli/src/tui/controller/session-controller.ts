@@ -211,8 +211,10 @@ export class SessionController {
 
   private mcp(): void {
     const servers = this.pod.mcpServers?.() ?? [];
-    if (servers.length === 0)
-      return this.notice("info", "No MCP servers: add [[mcp]] tables to the manifest.");
+    if (servers.length === 0) {
+      this.notice("info", "No MCP servers: add [[mcp]] tables to the manifest.");
+      return;
+    }
     const lines = servers.map((server) => {
       const tools = server.state === "running" ? `, ${server.tools} tool(s)` : "";
       return `  ${server.name}: ${server.state}${tools}${server.error ? ` — ${server.error}` : ""}`;
