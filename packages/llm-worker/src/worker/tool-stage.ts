@@ -1,5 +1,5 @@
-import type { ToolResultItem } from "../llm-client/item.js";
-import type { ToolCall } from "../llm-client/response.js";
+import type { Item, ToolCallItem, ToolResultItem } from "../llm-client/item.js";
+import { parseToolArguments, type ToolCall } from "../llm-client/response.js";
 import type { EventHub } from "./event-hub.js";
 import { type Extensions, firstAction, type HookStep, stepsOf } from "./hook-runner.js";
 import type {
@@ -176,4 +176,30 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** The tool calls of the last assistant turn that have no result yet. */
+export function unansweredCalls(items: readonly Item[]): ToolCall[] {
+  const answered = new Set<string>();
+  const calls: ToolCall[] = [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i] as Item;
+    if (item.type === "tool_result") answered.add(item.callId);
+    else if (item.type === "tool_call") {
+      if (!answered.has(item.callId)) calls.unshift(toolCallOf(item));
+    } else if (item.type === "message" && item.role !== "assistant") break;
+  }
+  return calls;
+}
+
+function toolCallOf(item: ToolCallItem): ToolCall {
+  const parsed = parseToolArguments(item.arguments);
+  return {
+    id: item.callId,
+    name: item.name,
+    argumentsText: item.arguments,
+    arguments: parsed.value,
+    ...(parsed.error !== undefined && { parseError: parsed.error }),
+    ...(item.synthesizedId && { synthesizedId: true as const }),
+  };
 }

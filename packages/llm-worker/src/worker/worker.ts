@@ -1,13 +1,8 @@
 import type { LlmClient } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
-import { type Item, type MessageItem, type ToolCallItem, userMessage } from "../llm-client/item.js";
+import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
-import {
-  parseToolArguments,
-  type Response,
-  ResponseAssembler,
-  type ToolCall,
-} from "../llm-client/response.js";
+import { type Response, ResponseAssembler, type ToolCall } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { EventHub } from "./event-hub.js";
@@ -26,7 +21,7 @@ import type {
 import { addUsage, type WorkerResult } from "./result.js";
 import { type Tool, toolDefinition } from "./tool.js";
 import { cancelledResult } from "./tool-runner.js";
-import { decidedResult, runToolStage, type ToolStage } from "./tool-stage.js";
+import { decidedResult, runToolStage, type ToolStage, unansweredCalls } from "./tool-stage.js";
 import { WorkerEvents } from "./worker-events.js";
 
 /** Request settings other than the conversation itself. */
@@ -455,30 +450,4 @@ function textOf(items: readonly Item[]): string {
     .filter((item): item is MessageItem => item.type === "message" && item.role === "user")
     .map((item) => item.text)
     .join("\n");
-}
-
-/** The tool calls of the last assistant turn that have no result yet. */
-function unansweredCalls(items: readonly Item[]): ToolCall[] {
-  const answered = new Set<string>();
-  const calls: ToolCall[] = [];
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = items[i] as Item;
-    if (item.type === "tool_result") answered.add(item.callId);
-    else if (item.type === "tool_call") {
-      if (!answered.has(item.callId)) calls.unshift(toolCallOf(item));
-    } else if (item.type === "message" && item.role !== "assistant") break;
-  }
-  return calls;
-}
-
-function toolCallOf(item: ToolCallItem): ToolCall {
-  const parsed = parseToolArguments(item.arguments);
-  return {
-    id: item.callId,
-    name: item.name,
-    argumentsText: item.arguments,
-    arguments: parsed.value,
-    ...(parsed.error !== undefined && { parseError: parsed.error }),
-    ...(item.synthesizedId && { synthesizedId: true as const }),
-  };
 }
