@@ -1,4 +1,4 @@
-import { LlmError } from "./errors.js";
+import { errorMessage, LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
 import type { SchemeName } from "./item.js";
 import type { Request } from "./request.js";
@@ -96,7 +96,7 @@ function buildRequest(scheme: Scheme, endpoint: Endpoint, request: Request): Htt
   try {
     return scheme.buildHttpRequest(request, { ...endpoint, model: request.model ?? endpoint.model });
   } catch (err) {
-    return { kind: "invalid_request", message: `could not build the request: ${messageOf(err)}` };
+    return { kind: "invalid_request", message: `could not build the request: ${errorMessage(err)}` };
   }
 }
 
@@ -129,8 +129,4 @@ function nonEmpty(value: string | undefined): string | undefined {
 function normalizeBaseURL(url: string): string {
   const withScheme = url.includes("://") ? url : `http://${url}`;
   return withScheme.replace(/\/+$/, "");
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -39,3 +39,8 @@ export class LlmError extends Error implements ErrorInfo {
     return { kind, message, code, status, requestId, raw };
   }
 }
+
+/** The message of anything thrown: an Error's message, or the value as text. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

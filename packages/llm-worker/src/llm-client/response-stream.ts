@@ -1,6 +1,6 @@
 import { batchIterator } from "./batch-iterator.js";
 import { BodyDecoder, pullEvents } from "./decode.js";
-import { LlmError } from "./errors.js";
+import { errorMessage, LlmError } from "./errors.js";
 import type { BlockStartEvent, ErrorInfo, Event } from "./event.js";
 import { EventWriter } from "./event-writer.js";
 import type { HttpRequest, Scheme } from "./scheme.js";
@@ -102,7 +102,7 @@ class Attempt {
     } catch (err) {
       const info: ErrorInfo = {
         kind: "stream",
-        message: `the ${this.scheme.name} decoder failed: ${messageOf(err)}`,
+        message: `the ${this.scheme.name} decoder failed: ${errorMessage(err)}`,
       };
       return this.delivered ? this.brokenEnd(info) : info;
     }
@@ -173,8 +173,4 @@ function failureEvents(info: ErrorInfo): Event[] {
   const events: Event[] = [];
   new EventWriter((event) => events.push(event)).fail(info);
   return events;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from "../llm-client/errors.js";
 import { describeTarget, isHttpConfig, type McpServerConfig } from "./mcp-config.js";
 
 /**
@@ -60,7 +61,7 @@ export function connectErrorOf(
     return make("command_not_found", `${prefix} failed to start: command not found: ${commandOf(config)}`);
   }
   if (syscallOf(err)?.startsWith("spawn")) {
-    return make("spawn_failed", `${prefix} failed to start: ${messageOf(err)}`);
+    return make("spawn_failed", `${prefix} failed to start: ${errorMessage(err)}`);
   }
   if (code === "CONNECTION_CLOSED") {
     return make("exited", `${prefix} exited before completing the MCP handshake${said}`);
@@ -73,12 +74,13 @@ export function connectErrorOf(
   }
   if (isHttpConfig(config)) {
     const status = httpStatusOf(err);
-    if (status !== undefined) return make("rejected", `${prefix} answered HTTP ${status}: ${messageOf(err)}`);
+    if (status !== undefined)
+      return make("rejected", `${prefix} answered HTTP ${status}: ${errorMessage(err)}`);
     if (err instanceof TypeError) {
-      return make("unreachable", `${prefix} could not be reached: ${messageOf(causeOf(err) ?? err)}`);
+      return make("unreachable", `${prefix} could not be reached: ${errorMessage(causeOf(err) ?? err)}`);
     }
   }
-  return make("handshake_failed", `${prefix}: the MCP handshake failed: ${messageOf(err)}${said}`);
+  return make("handshake_failed", `${prefix}: the MCP handshake failed: ${errorMessage(err)}${said}`);
 }
 
 function commandOf(config: McpServerConfig): string {
@@ -105,10 +107,6 @@ function httpStatusOf(err: unknown): number | undefined {
 
 function causeOf(err: Error): unknown {
   return err.cause;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** The last `count` non-empty lines, each indented, for a message. */

@@ -1,3 +1,5 @@
+import { errorMessage } from "../llm-client/errors.js";
+
 /** One handler that threw while the Timeline dispatched an event. */
 export interface HandlerFailure {
   /** The handler's `name`, its class or function name, or its kind and registration number. */
@@ -22,7 +24,7 @@ export class TimelineHandlerError extends Error {
     const first = failures[0] as HandlerFailure;
     const more = failures.length > 1 ? ` (and ${failures.length - 1} more)` : "";
     super(
-      `${first.kind} handler ${first.handler} threw on event "${first.event}": ${messageOf(first.error)}${more}`,
+      `${first.kind} handler ${first.handler} threw on event "${first.event}": ${errorMessage(first.error)}${more}`,
       { cause: first.error },
     );
     this.name = "TimelineHandlerError";
@@ -33,8 +35,4 @@ export class TimelineHandlerError extends Error {
   get handler(): string {
     return (this.failures[0] as HandlerFailure).handler;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from "../llm-client/errors.js";
 import type { ToolResultItem } from "../llm-client/item.js";
 import type { ToolCall } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
@@ -42,7 +43,7 @@ export async function runTool(
     const { content, summary } = await toHistoryResult(outcome.value, options.blobStore);
     return { type: "tool_result", callId: call.id, name: call.name, summary, content };
   } catch (err) {
-    return errorResult(call, `${call.name} returned a result that could not be stored: ${messageOf(err)}`);
+    return errorResult(call, `${call.name} returned a result that could not be stored: ${errorMessage(err)}`);
   }
 }
 
@@ -87,7 +88,7 @@ function executeBounded(
       .then(() => tool.execute(args, { signal: controller.signal, callId: call.id, toolName: call.name }))
       .then(
         (value) => settle({ kind: "ok", value }),
-        (err: unknown) => settle({ kind: "threw", message: messageOf(err) }),
+        (err: unknown) => settle({ kind: "threw", message: errorMessage(err) }),
       );
   });
 }
@@ -109,8 +110,4 @@ export function cancelledResult(
   reason = "the run was cancelled",
 ): ToolResultItem {
   return errorResult(call, `[cancelled: ${reason}; ${call.name} did not complete]`);
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { errorMessage } from "@yoake/llm-worker";
 
 /** How a hook's command ended. Output is kept up to `MAX_CAPTURED_BYTES` per stream. */
 export type CommandOutcome =
@@ -45,7 +46,7 @@ export function runHookCommand(command: string, options: RunCommandOptions): Pro
         detached: groupKill,
       });
     } catch (error) {
-      resolve({ kind: "spawn_failed", message: messageOf(error) });
+      resolve({ kind: "spawn_failed", message: errorMessage(error) });
       return;
     }
     const stdout = new CappedText();
@@ -91,7 +92,7 @@ export function runHookCommand(command: string, options: RunCommandOptions): Pro
 
     child.on("error", (error) => {
       killAll();
-      settle({ kind: "spawn_failed", message: messageOf(error) });
+      settle({ kind: "spawn_failed", message: errorMessage(error) });
     });
     child.stdout?.on("data", (chunk: Buffer) => stdout.add(chunk));
     child.stderr?.on("data", (chunk: Buffer) => stderr.add(chunk));
@@ -122,8 +123,4 @@ class CappedText {
   text(): string {
     return Buffer.concat(this.chunks, this.bytes).toString("utf8");
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import type { connectMcp, McpCloseInfo, McpConnection, McpServerConfig, Tool } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker";
 import type { Alert } from "../alert.js";
 import type { McpServerSpec } from "../manifest/mcp-resolve.js";
 import type { McpServerState, McpServerStatus } from "./mcp-server-status.js";
@@ -72,7 +73,7 @@ export class SupervisedServer {
     } catch (error) {
       if (this.#stopping) return;
       this.#state = "failed";
-      this.#error = messageOf(error);
+      this.#error = errorMessage(error);
       this.#alert("warn", `${this.#error}; the Pod runs without it`);
     }
   }
@@ -151,7 +152,7 @@ export class SupervisedServer {
       if (this.#state === "running")
         this.#alert("info", `MCP server "${this.spec.name}" restarted with ${this.#registered.size} tools`);
     } catch (error) {
-      if (!this.#stopping) this.#scheduleRestart(messageOf(error));
+      if (!this.#stopping) this.#scheduleRestart(errorMessage(error));
     }
   }
 
@@ -170,7 +171,7 @@ export class SupervisedServer {
       // Only a cache-locked Worker refuses; the Pod never locks its own.
       this.#alert(
         "error",
-        `the tools of MCP server "${this.spec.name}" could not be updated: ${messageOf(error)}`,
+        `the tools of MCP server "${this.spec.name}" could not be updated: ${errorMessage(error)}`,
       );
     }
     this.#registered = next;
@@ -196,10 +197,6 @@ function configOf(spec: McpServerSpec): McpServerConfig {
     env: transport.env,
     ...(transport.cwd !== undefined && { cwd: transport.cwd }),
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function lastLineOf(stderr: string): string {

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   estimateItemTokens,
   estimateTextTokens,
   type Item,
@@ -149,7 +150,7 @@ export class SessionCompactor {
     } catch (error) {
       // A cancelled run is not a failure of compaction.
       if (signal?.aborted) return;
-      this.#compactionFailed(messageOf(error));
+      this.#compactionFailed(errorMessage(error));
     }
   }
 
@@ -288,7 +289,7 @@ export class SessionCompactor {
       } catch {
         // The recorder keeps the failed log: the next flush reports it, and the next run stops.
       }
-      throw new CompactionError(`could not start the new session: ${messageOf(error)}`, { cause: error });
+      throw new CompactionError(`could not start the new session: ${errorMessage(error)}`, { cause: error });
     }
   }
 
@@ -309,8 +310,4 @@ function currentRequest(history: readonly Item[]): string | undefined {
     if (isUserMessage(item)) return item.text.startsWith(SUMMARY_HEADING) ? undefined : item.text;
   }
   return undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { Unsubscribe } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker";
 import type { PodEvent } from "../pod-events.js";
 import {
   type CheckedRequest,
@@ -203,7 +204,7 @@ export class PodProtocolServer implements ConnectionHost {
     } catch (error) {
       this.broadcast({
         event: "error",
-        error: { kind: "pod", message: `closing the Pod: ${messageOf(error)}` },
+        error: { kind: "pod", message: `closing the Pod: ${errorMessage(error)}` },
       });
     }
     this.broadcast({ event: "shutdown", reason });
@@ -239,7 +240,7 @@ export class PodProtocolServer implements ConnectionHost {
       compact().then(
         // The Pod's own `history_changed` event has told every client already.
         (result) => connection.reply(id, "compact", { compacted: true, ...result }),
-        (error: unknown) => connection.fail(id, "failed", `compaction failed: ${messageOf(error)}`),
+        (error: unknown) => connection.fail(id, "failed", `compaction failed: ${errorMessage(error)}`),
       ),
     ).finally(() => {
       this.compacting = false;
@@ -267,7 +268,7 @@ export class PodProtocolServer implements ConnectionHost {
     void this.watch(
       run.then(
         () => settle(undefined),
-        (error: unknown) => settle({ message: messageOf(error) }),
+        (error: unknown) => settle({ message: errorMessage(error) }),
       ),
     );
   }
@@ -286,10 +287,6 @@ export class PodProtocolServer implements ConnectionHost {
     else if (wire.event === "run_end" && this.runInFlight) this.heldAfterRunEnd = [wire];
     else this.broadcast(wire);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function withTimeout(work: Promise<void>, ms: number): Promise<void> {

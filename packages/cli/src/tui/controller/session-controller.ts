@@ -1,4 +1,5 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker";
 import { type PermissionDecision, parseSegments } from "@yoake/pod";
 import { helpText, type ParsedCommand, parseSlashCommand } from "../commands/slash-commands.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
@@ -114,7 +115,7 @@ export class SessionController {
         const outcome = await start(signal);
         this.dispatch({ type: "settled", status: outcome.status });
       } catch (error) {
-        this.dispatch({ type: "settled", error: messageOf(error) });
+        this.dispatch({ type: "settled", error: errorMessage(error) });
       }
     });
   }
@@ -156,7 +157,7 @@ export class SessionController {
           return this.notice("error", `Unknown command /${name}. /help lists the commands.`);
       }
     } catch (error) {
-      this.notice("error", `/${name} failed: ${messageOf(error)}`);
+      this.notice("error", `/${name} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -260,10 +261,6 @@ export function latestToolResults(history: readonly Item[]): ToolResultItem[] {
     if (item.type === "tool_result") results.push(item);
   }
   return results;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function oneLine(text: string, max: number): string {

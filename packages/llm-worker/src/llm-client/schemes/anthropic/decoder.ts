@@ -2,7 +2,7 @@ import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event } from "../../event.js";
 import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt } from "../wire-json.js";
+import { excerpt, isRecord } from "../wire-json.js";
 import { anthropicStopReason } from "./stop-reason.js";
 import { normalizeAnthropicUsage, overlayUsage } from "./usage.js";
 
@@ -74,7 +74,7 @@ class AnthropicDecoder implements StreamDecoder {
       this.malformed(`invalid JSON (${(err as Error).message})`, data);
       return;
     }
-    if (!isObject(parsed) || typeof parsed.type !== "string") {
+    if (!isRecord(parsed) || typeof parsed.type !== "string") {
       this.malformed("an event without a type", data);
       return;
     }
@@ -123,13 +123,13 @@ class AnthropicDecoder implements StreamDecoder {
 
   private onMessageStart(event: Json, data: string): void {
     const message = event.message;
-    if (!isObject(message)) {
+    if (!isRecord(message)) {
       this.malformed("message_start without a message", data);
       return;
     }
     this.messageStarted = true;
     this.writer.started(stringOr(message.id), stringOr(message.model));
-    if (isObject(message.usage)) {
+    if (isRecord(message.usage)) {
       this.usage = { ...message.usage };
       this.writer.usage(normalizeAnthropicUsage(this.usage));
     }
@@ -137,7 +137,7 @@ class AnthropicDecoder implements StreamDecoder {
 
   private onBlockStart(event: Json, data: string): void {
     const block = event.content_block;
-    if (typeof event.index !== "number" || !isObject(block) || typeof block.type !== "string") {
+    if (typeof event.index !== "number" || !isRecord(block) || typeof block.type !== "string") {
       this.malformed("content_block_start without an index or a typed content_block", data);
       return;
     }
@@ -197,7 +197,7 @@ class AnthropicDecoder implements StreamDecoder {
 
   private onBlockDelta(event: Json, data: string): void {
     const delta = event.delta;
-    if (!isObject(delta) || typeof delta.type !== "string") {
+    if (!isRecord(delta) || typeof delta.type !== "string") {
       this.malformed("content_block_delta without a typed delta", data);
       return;
     }
@@ -270,7 +270,7 @@ class AnthropicDecoder implements StreamDecoder {
     if (block.kind === "tool_use" && !block.sawJson) {
       // The whole input came in the start (no input_json_delta): pass it on as the arguments.
       const input = block.start.input;
-      if (isObject(input) && Object.keys(input).length > 0)
+      if (isRecord(input) && Object.keys(input).length > 0)
         this.writer.delta({ kind: "input_json", json: JSON.stringify(input) });
     }
     this.writer.closeBlock();
@@ -278,12 +278,12 @@ class AnthropicDecoder implements StreamDecoder {
 
   private onMessageDelta(event: Json, data: string): void {
     const delta = event.delta;
-    if (delta !== undefined && !isObject(delta)) {
+    if (delta !== undefined && !isRecord(delta)) {
       this.malformed("message_delta with a delta that is not an object", data);
       return;
     }
     if (typeof delta?.stop_reason === "string") this.rawStopReason = delta.stop_reason;
-    if (isObject(event.usage)) {
+    if (isRecord(event.usage)) {
       this.usage = overlayUsage(this.usage, event.usage);
       this.writer.usage(normalizeAnthropicUsage(this.usage));
     }
@@ -299,7 +299,7 @@ class AnthropicDecoder implements StreamDecoder {
   }
 
   private onError(event: Json): void {
-    const error = isObject(event.error) ? event.error : {};
+    const error = isRecord(event.error) ? event.error : {};
     const code = stringOr(error.type);
     const message = stringOr(error.message) ?? "the provider reported an error";
     const requestId = stringOr(event.request_id);
@@ -333,10 +333,6 @@ function serverToolInput(block: OpenBlock): unknown {
     }
   }
   return block.start.input ?? {};
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function stringOr(value: unknown): string | undefined {

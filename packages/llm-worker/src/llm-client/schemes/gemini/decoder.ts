@@ -3,7 +3,7 @@ import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
 import type { ErrorInfo, ErrorKind, Event, StopReason } from "../../event.js";
 import { type BlockOpening, EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt } from "../wire-json.js";
+import { excerpt, isRecord } from "../wire-json.js";
 import { failureKind, finishReasonName, stopReasonOfFinish } from "./finish-reason.js";
 import { StreamedArguments } from "./streamed-arguments.js";
 import { normalizeUsage } from "./usage.js";
@@ -347,10 +347,6 @@ export class GeminiDecoder implements StreamDecoder {
     this.idPrefix ??= randomUUID().slice(0, 8);
     return `call_${this.idPrefix}_${this.idCount++}`;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function optionalString(value: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import { type Item, type ToolCallItem, type ToolResultItem, toolResultText } from "../../item.js";
 import type { ReasoningConfig, Request, ToolChoice } from "../../request.js";
-import { argumentsObject } from "../wire-json.js";
+import { argumentsObject, isRecord } from "../wire-json.js";
 import type {
   GeminiContent,
   GeminiFunctionCallPart,
@@ -192,8 +192,4 @@ function thinkingConfigOf(reasoning: ReasoningConfig, model: string): GeminiThin
 /** Gemini 1.x and 2.x take `thinkingBudget` only; `thinkingLevel` arrived with Gemini 3. */
 function takesThinkingBudget(model: string): boolean {
   return /(^|\/)gemini-[12][.-]/.test(model);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
