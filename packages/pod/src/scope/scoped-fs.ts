@@ -61,6 +61,14 @@ export interface FilePrefix {
   totalBytes: number;
 }
 
+/** A regular file open for reading, verified to be at `realPath` (see `ScopedFs.openReadableFile`). */
+export interface ReadableFile {
+  handle: FileHandle;
+  stats: Stats;
+  realPath: string;
+  close(): Promise<void>;
+}
+
 /** The verdict on one canonical path, with the rule that decided it. */
 export type ScopeDecision = { allowed: true; rule: ScopeRule } | { allowed: false; refusal: ScopeRefusal };
 
@@ -234,22 +242,33 @@ export class ScopedFs {
   }
 
   /**
-   * Opens a regular file for reading and hands `use` the open handle, verified to be the file at
-   * the real path the scope allowed (see the class comment), with its stats. The handle is closed
-   * when `use` settles; read it with positioned reads or from its start.
+   * Opens a regular file for reading: the handle is verified to be the file at the real path the
+   * scope allowed (see the class comment), and refused if it has more than one hard link. The
+   * caller must `close` it. For a child process that must read exactly this file, pass
+   * `handle.fd` in its stdio (it opens `/dev/fd/<n>`, never the path).
    */
-  async withReadableFile<T>(
-    requestedPath: string,
-    use: (handle: FileHandle, stats: Stats, realPath: string) => Promise<T>,
-  ): Promise<T> {
+  async openReadableFile(requestedPath: string): Promise<ReadableFile> {
     const { real } = await this.locate(requestedPath, "read");
     const { handle, stats } = await this.open(requestedPath, "read", real, READ_FILE_FLAGS);
     try {
       if (!stats.isFile()) throw notRegularFile(real, stats);
       this.requireSingleLink(requestedPath, real, "read", stats.nlink);
-      return await use(handle, stats, real);
-    } finally {
+    } catch (error) {
       await handle.close();
+      throw error;
+    }
+    return { handle, stats, realPath: real, close: () => handle.close() };
+  }
+
+  private async withReadableFile<T>(
+    requestedPath: string,
+    use: (handle: FileHandle, stats: Stats) => Promise<T>,
+  ): Promise<T> {
+    const file = await this.openReadableFile(requestedPath);
+    try {
+      return await use(file.handle, file.stats);
+    } finally {
+      await file.close();
     }
   }
 
