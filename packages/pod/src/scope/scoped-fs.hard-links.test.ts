@@ -32,28 +32,21 @@ beforeEach(async () => {
 });
 afterEach(() => project.remove());
 
-async function scopeErrorOf(promise: Promise<unknown>): Promise<ScopeError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ScopeError);
-  return error as ScopeError;
-}
+const hardLinkRefusal = { refusal: { reason: "hard-link", links: 2 } };
 
 describe("files with more than one hard link", () => {
   it("are refused for reading, naming the manifest key that allows them", async () => {
-    const error = await scopeErrorOf(project.fs.readFile("innocent.txt"));
-    expect(error.refusal).toEqual({ reason: "hard-link", links: 2 });
-    expect(error.message).toContain("has 2 hard links");
-    expect(error.message).toContain("[scope] hard_links = true");
-    await scopeErrorOf(project.fs.readFilePrefix("innocent.txt", 100));
-    await scopeErrorOf(project.fs.openReadableFile("innocent.txt"));
+    const read = project.fs.readFile("innocent.txt");
+    await expect(read).rejects.toBeInstanceOf(ScopeError);
+    await expect(read).rejects.toMatchObject(hardLinkRefusal);
+    await expect(read).rejects.toThrow(/has 2 hard links.*\[scope\] hard_links = true/);
+    await expect(project.fs.readFilePrefix("innocent.txt", 100)).rejects.toMatchObject(hardLinkRefusal);
+    await expect(project.fs.openReadableFile("innocent.txt")).rejects.toMatchObject(hardLinkRefusal);
     expect(await project.fs.readFile("plain.txt")).toBe("plain\n");
   });
 
   it("are refused for writing, leaving both names as they were", async () => {
-    await scopeErrorOf(project.fs.writeFile("innocent.txt", "replaced\n"));
+    await expect(project.fs.writeFile("innocent.txt", "replaced\n")).rejects.toMatchObject(hardLinkRefusal);
     expect(readFileSync(outsideFile, "utf8")).toBe(SECRET);
     expect(readFileSync(linked, "utf8")).toBe(SECRET);
   });
