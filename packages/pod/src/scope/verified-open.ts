@@ -45,9 +45,12 @@ export const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O
 export class ProcFdUnavailableError extends Error {
   readonly code = "ENOPROCFD";
   constructor() {
+    const why =
+      process.platform === "darwin"
+        ? "macOS would answer through fcntl F_GETPATH, which Node cannot call"
+        : "Yoake's file tools need Linux with /proc mounted";
     super(
-      `file access refused: the scope cannot verify what it opened because ${PROC_FD} is not available ` +
-        `(Yoake's file tools need Linux with /proc mounted; on ${process.platform} the kernel's answer is out of Node's reach)`,
+      `file access refused: the scope cannot verify what it opened because ${PROC_FD} is not available (${why})`,
     );
     this.name = "ProcFdUnavailableError";
   }
