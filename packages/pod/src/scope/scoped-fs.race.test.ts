@@ -39,7 +39,7 @@ const OUTSIDE_ONLY_NAME = "only-outside.txt";
 const FILES = 8;
 /** Raced operations through ScopedFs and the tools, greps excluded (they are counted apart). */
 const OPERATIONS = 20_000;
-const GREPS = 240;
+const GREPS = 160;
 const CONCURRENCY = 24;
 
 /**
@@ -131,6 +131,8 @@ interface Tally {
   refused: number;
   /** Greps that found inside files: the search worked while racing, it did not just come back empty. */
   greppedInside: number;
+  /** Refusals by the fd verification itself: the swap happened between the check and the open. */
+  caughtByVerification: number;
   leaks: string[];
 }
 
@@ -155,7 +157,14 @@ describe.skipIf(syscallNumber === undefined)("ScopedFs against a racing renameat
       yoake: snapshot(path.join(project, ".yoake")),
     };
 
-    const tally: Tally = { operations: 0, succeeded: 0, refused: 0, greppedInside: 0, leaks: [] };
+    const tally: Tally = {
+      operations: 0,
+      succeeded: 0,
+      refused: 0,
+      greppedInside: 0,
+      caughtByVerification: 0,
+      leaks: [],
+    };
     const observe = async (label: string, operation: () => Promise<string | undefined>): Promise<void> => {
       tally.operations += 1;
       let seen: string | undefined;
@@ -166,6 +175,8 @@ describe.skipIf(syscallNumber === undefined)("ScopedFs against a racing renameat
         tally.refused += 1;
         seen = error instanceof Error ? error.message : String(error);
       }
+      if (label.startsWith("grep") && /f\d\.txt/.test(seen ?? "")) tally.greppedInside += 1;
+      if (seen?.includes("changed while it was being opened")) tally.caughtByVerification += 1;
       if (seen !== undefined && (seen.includes(OUTSIDE_MARK) || seen.includes(OUTSIDE_ONLY_NAME))) {
         tally.leaks.push(`${label}: ${seen.slice(0, 200)}`);
       }
@@ -247,6 +258,8 @@ describe.skipIf(syscallNumber === undefined)("ScopedFs against a racing renameat
     expect(exchanges).toBeGreaterThan(1000);
     expect(tally.succeeded).toBeGreaterThan(OPERATIONS / 10);
     expect(tally.refused).toBeGreaterThan(OPERATIONS / 100);
+    expect(tally.caughtByVerification).toBeGreaterThan(0);
+    expect(tally.greppedInside).toBeGreaterThan(GREPS / 4);
     expect(snapshot(outside)).toEqual(protectedBefore.outside);
     expect(snapshot(path.join(project, ".git"))).toEqual(protectedBefore.git);
     expect(snapshot(path.join(project, ".yoake"))).toEqual(protectedBefore.yoake);
