@@ -89,6 +89,21 @@ export interface AtomicWriteOptions {
   permitsWrite: (realPath: string) => boolean;
 }
 
+/*
+ * What a racing process can do at each step of a write, and why the end state stays safe:
+ * - before the directory is opened: swap a parent for a link. The open lands elsewhere, the fd's
+ *   path is not the one decided on, the write fails before anything is created.
+ * - after the directory is verified: move or swap it. Every later step goes through its fd, so the
+ *   temporary file and the rename stay in that directory wherever it is; its path is checked
+ *   again after creating the temporary file, before the rename and after it.
+ * - put a link or a directory at the temporary name: O_EXCL|O_NOFOLLOW fails, nothing is created.
+ * - put a link at the target name: rename replaces the link itself, it never follows it.
+ * - move the directory during the rename to a place writes are not allowed (outside, `.git`): the
+ *   written file is removed again, if it is still ours (same inode), and the write fails.
+ * The temporary file is unlinked through the directory fd on every failure, so it is removed from
+ * where it really is, not from where its path now leads.
+ */
+
 /**
  * Replaces or creates `name` in the held directory atomically: a temporary file is created in
  * that same directory (through its fd, with O_EXCL and O_NOFOLLOW, and verified), written, synced,
