@@ -1,32 +1,20 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, renameSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, type TempProject } from "../tools/temp-project.js";
 import { holdDirectory, writeAtomically } from "./atomic-write.js";
 import { OpenedElsewhereError } from "./verified-open.js";
 
-let base: string;
+let temp: TempProject;
 let project: string;
 let outside: string;
 
-beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-atomic-write-")));
-  project = path.join(base, "project");
-  outside = path.join(base, "outside");
-  mkdirSync(path.join(project, "sub"), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(path.join(project, "sub/old.txt"), "old\n");
+beforeEach(async () => {
+  temp = await createTempProject();
+  ({ root: project, outside } = temp);
+  temp.put("project/sub/old.txt", "old\n");
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+afterEach(() => temp.remove());
 
 const insideProject = (realPath: string): boolean => realPath.startsWith(`${project}/`);
 const allowAll = (): void => {};
