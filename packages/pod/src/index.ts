@@ -74,6 +74,7 @@ export {
   type EntryType,
   type FileInfo,
   type FilePrefix,
+  type ReadableFile,
   type ScopeDecision,
   ScopedFs,
   type ScopedFsOptions,

@@ -120,7 +120,7 @@ export class Pod {
       env,
       ...(options.overrides !== undefined && { overrides: options.overrides }),
     });
-    const fs = await ScopedFs.create(manifest.scope);
+    const fs = await ScopedFs.create(manifest.scope, { allowHardLinks: manifest.scope.hardLinks });
     const client = options.client ?? clientForModel(manifest.model, env);
     const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
     const state = new PodSharedState(

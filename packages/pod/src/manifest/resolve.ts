@@ -91,7 +91,8 @@ export interface Manifest {
   model: ResolvedModel;
   instructions: Instructions;
   generation: GenerationSettings;
-  scope: Scope;
+  /** `hardLinks`: `[scope] hard_links`, for `ScopedFsOptions.allowHardLinks`. */
+  scope: Scope & { hardLinks: boolean };
   tools: ToolSettings;
   limits: Limits;
   /** `[[hooks]]` of every layer, lowest layer first. */
@@ -148,7 +149,12 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
     model,
     instructions: { prompt, ...(agentsMd === undefined ? {} : { agentsMd }), systemPrompt },
     generation,
-    scope: { root: context.projectRoot, allow: merged.scope?.allow ?? [], deny: merged.scope?.deny ?? [] },
+    scope: {
+      root: context.projectRoot,
+      allow: merged.scope?.allow ?? [],
+      deny: merged.scope?.deny ?? [],
+      hardLinks: merged.scope?.hard_links ?? false,
+    },
     tools: { approve: merged.tools?.approve ?? [], disable: merged.tools?.disable ?? [] },
     limits: {
       turns: merged.limits?.turns ?? DEFAULT_TURNS,

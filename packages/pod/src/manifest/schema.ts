@@ -94,7 +94,14 @@ export const manifestLayerSchema = z
           .partial(),
       })
       .partial(),
-    scope: z.strictObject({ allow: z.array(scopeRuleSchema), deny: z.array(scopeRuleSchema) }).partial(),
+    scope: z
+      .strictObject({
+        allow: z.array(scopeRuleSchema),
+        deny: z.array(scopeRuleSchema),
+        /** Read and write files with more than one hard link (another name may be outside the scope). */
+        hard_links: z.boolean(),
+      })
+      .partial(),
     tools: z
       .strictObject({
         /** Tools that need the user's approval before each call. */

@@ -2,12 +2,16 @@ import { type Access, describeRule, type ScopeRule } from "./rules.js";
 
 /**
  * Why an operation was refused: a deny rule covers the real path, only a read rule covers it and a
- * write was asked for, or no allow rule covers it at all.
+ * write was asked for, no allow rule covers it at all, what was opened turned out not to be at the
+ * path decided on (another process moved a directory or link in between), or the file has more
+ * than one hard link (another of its names may be outside the scope).
  */
 export type ScopeRefusal =
   | { reason: "denied"; rule: ScopeRule }
   | { reason: "read-only"; rule: ScopeRule }
-  | { reason: "outside"; allowRules: readonly ScopeRule[] };
+  | { reason: "outside"; allowRules: readonly ScopeRule[] }
+  | { reason: "changed"; openedPath: string }
+  | { reason: "hard-link"; links: number };
 
 export interface ScopeErrorDetails {
   /** The path as the caller gave it. */
@@ -65,5 +69,9 @@ function composeMessage(details: ScopeErrorDetails): string {
       const listing = rules.length === 0 ? "there are no allow rules" : `allow rules: ${rules.join("; ")}`;
       return `${head} is outside the scope (no allow rule covers it; ${listing})`;
     }
+    case "changed":
+      return `${head} changed while it was being opened: what was opened is ${refusal.openedPath} (another process is moving files or links there)`;
+    case "hard-link":
+      return `${head} has ${refusal.links} hard links, and another of its names may be outside the scope (a trusted manifest may allow this with [scope] hard_links = true)`;
   }
 }

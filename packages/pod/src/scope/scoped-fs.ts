@@ -1,17 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { constants, type Stats } from "node:fs";
-import {
-  type FileHandle,
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  realpath,
-  rename,
-  stat,
-  unlink,
-} from "node:fs/promises";
+import type { Dirent, Stats } from "node:fs";
+import { type FileHandle, readdir } from "node:fs/promises";
 import path from "node:path";
+import { errnoError, holdDirectory, writeAtomically } from "./atomic-write.js";
 import { canonicalize } from "./canonical-path.js";
 import { foldCase, isCaseInsensitiveAt } from "./case-sensitivity.js";
 import {
@@ -24,6 +14,15 @@ import {
   type ScopeRule,
 } from "./rules.js";
 import { ScopeError, type ScopeRefusal } from "./scope-error.js";
+import {
+  DIRECTORY_FLAGS,
+  inDirectory,
+  OpenedElsewhereError,
+  openVerified,
+  PATH_ONLY_FLAGS,
+  READ_FILE_FLAGS,
+  type VerifiedHandle,
+} from "./verified-open.js";
 
 export interface ScopedFsOptions {
   /**
@@ -31,6 +30,11 @@ export interface ScopedFsOptions {
    * system. For tests and for file systems the probe cannot read.
    */
   caseInsensitive?: boolean;
+  /**
+   * Read and write files that have more than one hard link (default `false`: refused, since
+   * another name of such a file may be outside the scope). The manifest's `[scope] hard_links`.
+   */
+  allowHardLinks?: boolean;
 }
 
 /** What a directory entry or a path is. `symlink` only appears in listings, which do not follow links. */
@@ -57,6 +61,14 @@ export interface FilePrefix {
   totalBytes: number;
 }
 
+/** A regular file open for reading, verified to be at `realPath` (see `ScopedFs.openReadableFile`). */
+export interface ReadableFile {
+  handle: FileHandle;
+  stats: Stats;
+  realPath: string;
+  close(): Promise<void>;
+}
+
 /** The verdict on one canonical path, with the rule that decided it. */
 export type ScopeDecision = { allowed: true; rule: ScopeRule } | { allowed: false; refusal: ScopeRefusal };
 
@@ -75,33 +87,23 @@ interface Located {
 }
 
 /**
- * Reads refuse to follow a link in the last component (the path was canonical a moment ago, so a
- * link there means it was swapped since) and do not block on FIFOs, which are then refused as
- * "not a regular file".
- */
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-/** Keeps temporary names under NAME_MAX whatever the target's name. */
-const TEMP_NAME_STEM = 64;
-
-/**
  * The only way a tool or a resolver touches the disk. Every operation canonicalizes its path
  * first (`..`, symbolic links, including dangling ones and links among the parents, and case on
- * case-insensitive file systems), decides on that real path with the scope rules, then operates on
- * the real path it decided on, never on the path it was given.
+ * case-insensitive file systems) and decides on that real path with the scope rules. It then opens
+ * the real path with O_NOFOLLOW and asks the kernel where the opened file is (`/proc/self/fd/N`,
+ * see `verified-open.ts`): anything but the path decided on is closed unread and refused
+ * ("changed"), so a directory swapped for a link between the check and the use cannot redirect
+ * it. Content is read only through the verified fd; writes create their temporary file and rename
+ * it inside a verified directory fd (`atomic-write.ts`). Files with more than one hard link are
+ * refused for reading and writing unless `allowHardLinks`.
  *
  * Relative paths are relative to the project root. Rule roots are canonicalized once, when the
  * ScopedFs is created: a rule naming a symbolic link covers where the link pointed then; a rule
  * whose path runs into a link loop covers nothing.
  *
- * Residual risk (time of check to time of use): between the decision and the operation another
- * process could swap a directory on the real path for a symbolic link. Reads open with
- * O_NOFOLLOW, so a swapped last component fails instead of being followed; writes create the
- * temporary file with O_EXCL, check that the parent directory is still the real one just before
- * the rename, and rename never follows a link in the last component. A swap of a parent directory
- * within that window is not prevented: doing so needs openat2(RESOLVE_BENEATH), which Node does not
- * offer. Hard links are not detectable either: a hard link inside the scope to a file outside reads
- * that file (writes replace the link, leaving the outside file untouched).
+ * Where `/proc/self/fd` is missing (macOS, Linux without /proc) every file operation is refused.
+ * `resolve`, `exists` and `decide` only check paths: they open nothing, and what they answer can
+ * be stale a moment later.
  */
 export class ScopedFs {
   private constructor(
@@ -109,6 +111,7 @@ export class ScopedFs {
     readonly root: string,
     private readonly allowRules: readonly CompiledRule[],
     private readonly denyRules: readonly CompiledRule[],
+    private readonly allowHardLinks: boolean,
   ) {}
 
   static async create(scope: Scope, options: ScopedFsOptions = {}): Promise<ScopedFs> {
@@ -136,7 +139,7 @@ export class ScopedFs {
     };
     const allow = await Promise.all(scope.allow.map((rule) => compile("allow", rule)));
     const deny = await Promise.all(scope.deny.map((rule) => compile("deny", rule)));
-    return new ScopedFs(root, allow, deny);
+    return new ScopedFs(root, allow, deny, options.allowHardLinks ?? false);
   }
 
   /**
@@ -186,16 +189,25 @@ export class ScopedFs {
     return (await this.locate(requestedPath, "read")).exists;
   }
 
+  /** Type, size and times of what the path leads to, from the verified open file (not followed, not read). */
   async stat(requestedPath: string): Promise<FileInfo> {
     const { real } = await this.locate(requestedPath, "read");
-    const stats = await stat(real);
+    const { handle, stats } = await this.open(requestedPath, "read", real, PATH_ONLY_FLAGS);
+    await handle.close();
     return { realPath: real, type: entryTypeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
   }
 
   /** The entries the scope lets the caller read, sorted by name. Links are listed, not followed. */
   async readdir(requestedPath: string): Promise<DirEntry[]> {
     const { real } = await this.locate(requestedPath, "read");
-    const entries = await readdir(real, { withFileTypes: true });
+    const { handle } = await this.open(requestedPath, "read", real, DIRECTORY_FLAGS);
+    let entries: Dirent[];
+    try {
+      // Listed through the fd: the directory verified, wherever its path leads now.
+      entries = await readdir(inDirectory(handle, "."), { withFileTypes: true });
+    } finally {
+      await handle.close();
+    }
     const visible: DirEntry[] = [];
     for (const entry of entries) {
       if (!this.permits(path.join(real, entry.name), "read")) continue;
@@ -230,40 +242,62 @@ export class ScopedFs {
   }
 
   /**
+   * Opens a regular file for reading: the handle is verified to be the file at the real path the
+   * scope allowed (see the class comment), and refused if it has more than one hard link. The
+   * caller must `close` it. For a child process that must read exactly this file, pass
+   * `handle.fd` in its stdio (it opens `/dev/fd/<n>`, never the path).
+   */
+  async openReadableFile(requestedPath: string): Promise<ReadableFile> {
+    const { real } = await this.locate(requestedPath, "read");
+    const { handle, stats } = await this.open(requestedPath, "read", real, READ_FILE_FLAGS);
+    try {
+      if (!stats.isFile()) throw notRegularFile(real, stats);
+      this.requireSingleLink(requestedPath, real, "read", stats.nlink);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return { handle, stats, realPath: real, close: () => handle.close() };
+  }
+
+  private async withReadableFile<T>(
+    requestedPath: string,
+    use: (handle: FileHandle, stats: Stats) => Promise<T>,
+  ): Promise<T> {
+    const file = await this.openReadableFile(requestedPath);
+    try {
+      return await use(file.handle, file.stats);
+    } finally {
+      await file.close();
+    }
+  }
+
+  /**
    * Replaces or creates a file atomically: the data goes to a temporary file beside the target,
    * which is then renamed over it, so readers see the old content or the new, never a mix.
    * Missing parent directories are created when the scope grants write on each of them. An
-   * existing file keeps its permission bits. Returns the canonical path written.
+   * existing file keeps its permission bits. Returns the canonical path written. Every step
+   * happens inside directories verified through their fds (`atomic-write.ts`): a directory
+   * swapped for a link on the way fails the write, leaving nothing behind.
    */
   async writeFile(requestedPath: string, data: string | Uint8Array): Promise<string> {
     const target = await this.locate(requestedPath, "write");
-    const directory = path.dirname(target.real);
-    await this.createDirectories(requestedPath, directory);
-
-    const previousMode = target.exists ? await regularFileMode(target.real) : undefined;
-    const stem = path.basename(target.real).slice(0, TEMP_NAME_STEM);
-    const temporary = path.join(directory, `.${stem}.${randomBytes(6).toString("hex")}.tmp`);
-    const handle = await open(temporary, "wx", 0o666);
-    try {
+    return this.verifying(requestedPath, "write", target.real, async () => {
+      const directory = await holdDirectory(path.dirname(target.real), (missing) =>
+        this.requireCreatable(requestedPath, missing),
+      );
       try {
-        if (previousMode !== undefined) await handle.chmod(previousMode);
-        await handle.writeFile(data);
-        await handle.sync();
+        return await writeAtomically(directory, path.basename(target.real), data, {
+          ...(!this.allowHardLinks && {
+            refuseHardLinks: (links: number) =>
+              this.hardLinkRefusal(requestedPath, target.real, "write", links),
+          }),
+          permitsWrite: (landed) => this.permits(landed, "write"),
+        });
       } finally {
-        await handle.close();
+        await directory.handle.close();
       }
-      // Narrows the check-to-use window: the directory must still be the real one we decided on.
-      if ((await realpath(directory)) !== directory) {
-        throw new Error(
-          `write of ${JSON.stringify(requestedPath)} aborted: ${directory} changed during the write`,
-        );
-      }
-      await rename(temporary, target.real);
-    } catch (error) {
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
-    return target.real;
+    });
   }
 
   private async locate(requestedPath: string, access: Access): Promise<Located> {
@@ -284,58 +318,58 @@ export class ScopedFs {
     return { real, exists };
   }
 
-  private async withReadableFile<T>(
+  /** Opens the canonical `real` with `flags` and verifies it is what was opened (see `openVerified`). */
+  private open(requestedPath: string, access: Access, real: string, flags: number): Promise<VerifiedHandle> {
+    return this.verifying(requestedPath, access, real, () => openVerified(real, real, flags));
+  }
+
+  /** Runs `operation`, turning "what was opened is elsewhere" into the scope's refusal. */
+  private async verifying<T>(
     requestedPath: string,
-    use: (handle: FileHandle, stats: Stats) => Promise<T>,
+    access: Access,
+    real: string,
+    operation: () => Promise<T>,
   ): Promise<T> {
-    const { real } = await this.locate(requestedPath, "read");
-    const handle = await open(real, READ_FLAGS);
     try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) throw notRegularFile(real, stats);
-      return await use(handle, stats);
-    } finally {
-      await handle.close();
+      return await operation();
+    } catch (error) {
+      if (!(error instanceof OpenedElsewhereError)) throw error;
+      throw new ScopeError({
+        requestedPath,
+        realPath: real,
+        redirected: false,
+        access,
+        refusal: { reason: "changed", openedPath: error.opened },
+      });
     }
   }
 
-  /** Checks every missing directory against the scope before creating any, so a refusal leaves nothing behind. */
-  private async createDirectories(requestedPath: string, directory: string): Promise<void> {
-    const missing: string[] = [];
-    for (let current = directory; ; ) {
-      const stats = await lstat(current).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return undefined;
-        throw error;
-      });
-      if (stats !== undefined) {
-        if (!stats.isDirectory()) throw errnoError("ENOTDIR", `not a directory: ${current}`, current);
-        break;
-      }
-      missing.push(current);
-      const parent = path.dirname(current);
-      if (parent === current) break;
-      current = parent;
-    }
-    missing.reverse();
-    for (const dir of missing) {
-      const decision = this.decide(dir, "write");
-      if (!decision.allowed) {
-        throw new ScopeError({
-          requestedPath,
-          realPath: dir,
-          redirected: false,
-          access: "write",
-          refusal: decision.refusal,
-          role: "parent directory",
-        });
-      }
-    }
-    for (const dir of missing) {
-      // Not recursive: if something appeared meanwhile it must be a real directory, not a link.
-      await mkdir(dir).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== "EEXIST" || !(await lstat(dir)).isDirectory()) throw error;
-      });
-    }
+  private requireSingleLink(requestedPath: string, real: string, access: Access, links: number): void {
+    if (links > 1 && !this.allowHardLinks) throw this.hardLinkRefusal(requestedPath, real, access, links);
+  }
+
+  private hardLinkRefusal(requestedPath: string, real: string, access: Access, links: number): ScopeError {
+    return new ScopeError({
+      requestedPath,
+      realPath: real,
+      redirected: false,
+      access,
+      refusal: { reason: "hard-link", links },
+    });
+  }
+
+  /** A directory a write must create needs write access itself; checked for all before any is made. */
+  private requireCreatable(requestedPath: string, directory: string): void {
+    const decision = this.decide(directory, "write");
+    if (decision.allowed) return;
+    throw new ScopeError({
+      requestedPath,
+      realPath: directory,
+      redirected: false,
+      access: "write",
+      refusal: decision.refusal,
+      role: "parent directory",
+    });
   }
 }
 
@@ -367,20 +401,8 @@ function entryTypeOf(entry: {
   return "other";
 }
 
-async function regularFileMode(realPath: string): Promise<number | undefined> {
-  const stats = await stat(realPath);
-  return stats.isFile() ? stats.mode & 0o7777 : undefined;
-}
-
 function notRegularFile(realPath: string, stats: Stats): NodeJS.ErrnoException {
   return stats.isDirectory()
     ? errnoError("EISDIR", `is a directory: ${realPath}`, realPath)
     : errnoError("EINVAL", `not a regular file: ${realPath}`, realPath);
-}
-
-function errnoError(code: string, message: string, errorPath: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(`${code}: ${message}`);
-  error.code = code;
-  error.path = errorPath;
-  return error;
 }

@@ -4,6 +4,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import type { ReadableFile, ScopedFs } from "../scope/scoped-fs.js";
 import type { GrepEngine, GrepFileHit, GrepLine, GrepQuery } from "./grep-query.js";
 import { GREP_MAX_FILE_BYTES } from "./limits.js";
 import { GIT_DIRECTORY_NAME } from "./searchable-entries.js";
@@ -43,8 +44,6 @@ const STDERR_KEEP_BYTES = 4096;
  */
 export function ripgrepArguments(query: GrepQuery): string[] {
   const args = [
-    "--json",
-    "--no-config",
     "--sort=path",
     "--hidden",
     `--glob=!${GIT_DIRECTORY_NAME}`,
@@ -54,60 +53,145 @@ export function ripgrepArguments(query: GrepQuery): string[] {
     "--no-ignore-exclude",
     "--no-ignore-global",
     `--max-filesize=${GREP_MAX_FILE_BYTES}`,
+  ];
+  if (query.typeGlobs !== undefined) {
+    for (const glob of query.typeGlobs) args.push(`--type-add=${TYPE_NAME}:${glob}`);
+    args.push(`--type=${TYPE_NAME}`);
+  }
+  return [...args, ...matchArguments(query), "--", query.target];
+}
+
+/** How lines are matched and reported: the same for the walk and for the verified files. */
+function matchArguments(query: GrepQuery): string[] {
+  const args = [
+    "--json",
+    "--no-config",
     "--engine=auto",
     query.caseInsensitive ? "--ignore-case" : "--case-sensitive",
   ];
   if (query.before > 0) args.push(`--before-context=${query.before}`);
   if (query.after > 0) args.push(`--after-context=${query.after}`);
   if (query.maxMatchesPerFile !== undefined) args.push(`--max-count=${query.maxMatchesPerFile}`);
-  if (query.typeGlobs !== undefined) {
-    for (const glob of query.typeGlobs) args.push(`--type-add=${TYPE_NAME}:${glob}`);
-    args.push(`--type=${TYPE_NAME}`);
-  }
-  args.push(`--regexp=${query.pattern}`, "--", query.target);
+  args.push(`--regexp=${query.pattern}`);
   return args;
 }
 
-/** A search by the ripgrep binary at `rgPath`, read from its `--json` output as it streams. */
-export function createRipgrepEngine(rgPath: string): GrepEngine {
-  return async function* searchWithRipgrep(query: GrepQuery): AsyncGenerator<GrepFileHit, void, undefined> {
-    const child = spawn(rgPath, ripgrepArguments(query), {
-      cwd: query.targetIsFile ? path.dirname(query.target) : query.target,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const exited = new Promise<number | null>((resolve, reject) => {
-      child.once("error", reject);
-      child.once("close", (code) => resolve(code));
-    });
-    // Attached at once: a spawn failure must not surface as an unhandled rejection before it is awaited.
-    exited.catch(() => {});
-    let stderr = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      if (stderr.length < STDERR_KEEP_BYTES) stderr += chunk;
-    });
-    const stop = (): void => {
-      child.kill();
-    };
-    query.signal.addEventListener("abort", stop, { once: true });
+/** Verified files handed to one ripgrep run: few enough fds, enough to spread a spawn's cost. */
+const VERIFY_BATCH = 32;
 
-    let yielded = 0;
-    try {
-      for await (const hit of parseJsonStream(child, query.collectLines)) {
-        yielded += 1;
-        yield hit;
-      }
-      const code = await exited;
-      // 1 is "no match". 2 is an error, also when only some files could not be read: that matters
-      // only when nothing was found (a bad pattern fails before any output).
-      if (code === 2 && yielded === 0 && stderr.trim() !== "" && !query.signal.aborted) {
-        throw new Error(`grep failed: ${stderr.trim()}`);
-      }
-    } finally {
-      query.signal.removeEventListener("abort", stop);
-      if (child.exitCode === null && child.signalCode === null) child.kill();
+/**
+ * A search by the ripgrep binary at `rgPath`, safe against a process that moves directories and
+ * links while it runs. ripgrep opens files by path, so a directory swapped for a link during its
+ * walk would make it read (and report under an inside name) a file outside the scope. Its walk
+ * therefore only proposes candidate files (one match each is enough). Each candidate is then
+ * opened through the ScopedFs, which verifies by fd what it opened, and searched again by ripgrep
+ * through that very fd (`/dev/fd/<n>` in the child, inherited, never a path): every line, count
+ * and name shown comes from a file verified to be where it is shown. A candidate that moved is
+ * dropped; at worst a race hides a match, it never shows what is outside.
+ */
+export function createRipgrepEngine(rgPath: string, fs: ScopedFs): GrepEngine {
+  return async function* searchWithRipgrep(query: GrepQuery): AsyncGenerator<GrepFileHit, void, undefined> {
+    const proposal: GrepQuery = { ...query, before: 0, after: 0, maxMatchesPerFile: 1, collectLines: false };
+    const candidates = runRipgrep(rgPath, ripgrepArguments(proposal), {
+      cwd: query.targetIsFile ? path.dirname(query.target) : query.target,
+      signal: query.signal,
+      collectLines: false,
+    });
+    let batch: string[] = [];
+    for await (const candidate of candidates) {
+      batch.push(candidate.path);
+      if (batch.length < VERIFY_BATCH) continue;
+      yield* searchVerified(rgPath, fs, query, batch);
+      batch = [];
     }
+    if (batch.length > 0) yield* searchVerified(rgPath, fs, query, batch);
   };
+}
+
+/** The candidates that open verified, searched by ripgrep through their fds; hits in candidate order. */
+async function* searchVerified(
+  rgPath: string,
+  fs: ScopedFs,
+  query: GrepQuery,
+  candidates: readonly string[],
+): AsyncGenerator<GrepFileHit, void, undefined> {
+  const files: ReadableFile[] = [];
+  try {
+    for (const candidate of candidates) {
+      const file = await fs.openReadableFile(candidate).catch(() => undefined);
+      if (file === undefined) continue;
+      if (file.stats.size <= GREP_MAX_FILE_BYTES) files.push(file);
+      else await file.close();
+    }
+    if (files.length === 0 || query.signal.aborted) return;
+    // The child's fds 3, 4, ...: stdin, stdout and stderr come first.
+    const fdPaths = files.map((_, index) => `/dev/fd/${index + 3}`);
+    const hits = new Map<string, GrepFileHit>();
+    const search = runRipgrep(rgPath, [...matchArguments(query), "--", ...fdPaths], {
+      signal: query.signal,
+      collectLines: query.collectLines,
+      inheritedFds: files.map((file) => file.handle.fd),
+    });
+    for await (const hit of search) hits.set(hit.path, hit);
+    for (const [index, file] of files.entries()) {
+      const hit = hits.get(fdPaths[index] as string);
+      if (hit !== undefined) yield { ...hit, path: file.realPath };
+    }
+  } finally {
+    await Promise.all(files.map((file) => file.close()));
+  }
+}
+
+interface RipgrepRun {
+  cwd?: string;
+  signal: AbortSignal;
+  collectLines: boolean;
+  /** Open fds the child inherits as its fds 3, 4, ... */
+  inheritedFds?: readonly number[];
+}
+
+/** One ripgrep process, its `--json` output read as it streams. */
+async function* runRipgrep(
+  rgPath: string,
+  args: readonly string[],
+  run: RipgrepRun,
+): AsyncGenerator<GrepFileHit, void, undefined> {
+  const child = spawn(rgPath, args, {
+    ...(run.cwd !== undefined && { cwd: run.cwd }),
+    stdio: ["ignore", "pipe", "pipe", ...(run.inheritedFds ?? [])],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => resolve(code));
+  });
+  // Attached at once: a spawn failure must not surface as an unhandled rejection before it is awaited.
+  exited.catch(() => {});
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    if (stderr.length < STDERR_KEEP_BYTES) stderr += chunk;
+  });
+  const stop = (): void => {
+    child.kill();
+  };
+  run.signal.addEventListener("abort", stop, { once: true });
+
+  let yielded = 0;
+  try {
+    for await (const hit of parseJsonStream(child, run.collectLines)) {
+      yielded += 1;
+      yield hit;
+    }
+    const code = await exited;
+    // 1 is "no match". 2 is an error, also when only some files could not be read: that matters
+    // only when nothing was found (a bad pattern fails before any output).
+    if (code === 2 && yielded === 0 && stderr.trim() !== "" && !run.signal.aborted) {
+      throw new Error(`grep failed: ${stderr.trim()}`);
+    }
+  } finally {
+    run.signal.removeEventListener("abort", stop);
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
 }
 
 /**
@@ -136,7 +220,9 @@ async function* parseJsonStream(
           break;
         }
         case "end":
-          if (current !== undefined && current.matchingLines > 0) yield current;
+          // A file given by name is searched even when binary; the JS engine skips those, as the walk does.
+          if (current !== undefined && current.matchingLines > 0 && message.data.binary_offset == null)
+            yield current;
           current = undefined;
           break;
       }
@@ -151,7 +237,7 @@ type RipgrepText = { text: string } | { bytes: string };
 type RipgrepMessage =
   | { type: "begin"; data: { path: RipgrepText } }
   | { type: "match" | "context"; data: { lines: RipgrepText; line_number: number | null } }
-  | { type: "end"; data: { path: RipgrepText } }
+  | { type: "end"; data: { path: RipgrepText; binary_offset?: number | null } }
   | { type: "summary"; data: unknown };
 
 function lineOf(data: { lines: RipgrepText; line_number: number | null }, isMatch: boolean): GrepLine {

@@ -148,7 +148,7 @@ async function chooseEngine(
 ): Promise<{ engine: GrepEngine; appliesAllGitignores: boolean }> {
   if (choice !== "js") {
     const rgPath = await findRipgrep();
-    if (rgPath !== undefined) return { engine: createRipgrepEngine(rgPath), appliesAllGitignores: false };
+    if (rgPath !== undefined) return { engine: createRipgrepEngine(rgPath, fs), appliesAllGitignores: false };
     if (choice === "rg") throw new Error("grep: the ripgrep binary (@vscode/ripgrep) is not installed");
   }
   return { engine: createJsEngine(fs, rules), appliesAllGitignores: true };
