@@ -7,6 +7,7 @@ import { streamResponse } from "./response-stream.js";
 import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
 import { getScheme } from "./schemes/index.js";
 import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_RETRY_POLICY,
   type RetryNotice,
   type RetryPolicy,
@@ -51,10 +52,15 @@ export interface ClientOptions {
   /** Extra request headers. */
   headers?: Record<string, string>;
   retry?: Partial<RetryPolicy>;
-  /** Longest silence between two body chunks (default 60 s). */
+  /** Longest time without progress in the body; keep-alives are not progress (default 60 s). */
   idleTimeoutMs?: number;
-  /** Longest wait for the response headers (default 120 s). */
+  /**
+   * Longest wait for the response headers: default 30 s, or 120 s for a server on this machine or
+   * the local network (Ollama, llama.cpp), which may load the model or read the prompt first.
+   */
   headersTimeoutMs?: number;
+  /** Longest time of one attempt, headers and whole body (default 15 min). */
+  attemptTimeoutMs?: number;
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /** Told before each retry's wait. */
@@ -71,8 +77,9 @@ export function createClient(options: ClientOptions): LlmClient {
   const endpoint = resolveEndpoint(scheme, options);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const transport: TransportOptions = {
+    headersTimeoutMs: options.headersTimeoutMs ?? defaultHeadersTimeoutMs(endpoint.baseURL),
     ...(options.idleTimeoutMs !== undefined && { idleTimeoutMs: options.idleTimeoutMs }),
-    ...(options.headersTimeoutMs !== undefined && { headersTimeoutMs: options.headersTimeoutMs }),
+    ...(options.attemptTimeoutMs !== undefined && { attemptTimeoutMs: options.attemptTimeoutMs }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
   };
   const client: LlmClient = {
@@ -129,4 +136,32 @@ function nonEmpty(value: string | undefined): string | undefined {
 function normalizeBaseURL(url: string): string {
   const withScheme = url.includes("://") ? url : `http://${url}`;
   return withScheme.replace(/\/+$/, "");
+}
+
+/** Local servers answer the headers only once the model is loaded and the prompt read. */
+const LOCAL_HEADERS_TIMEOUT_MS = 120_000;
+
+function defaultHeadersTimeoutMs(baseURL: string): number {
+  let host: string;
+  try {
+    host = new URL(baseURL).hostname;
+  } catch {
+    return DEFAULT_HEADERS_TIMEOUT_MS;
+  }
+  return isLocalHost(host) ? LOCAL_HEADERS_TIMEOUT_MS : DEFAULT_HEADERS_TIMEOUT_MS;
+}
+
+/** This machine or a private network: loopback, `*.local`, RFC 1918 and unique-local addresses. */
+function isLocalHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    h === "localhost" ||
+    h.endsWith(".localhost") ||
+    h.endsWith(".local") ||
+    h === "::1" ||
+    /^(127|10)\./.test(h) ||
+    /^192\.168\./.test(h) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(h) ||
+    /^f[cd][0-9a-f]{2}:/.test(h)
+  );
 }

@@ -73,9 +73,25 @@ export function streamResponse(setup: StreamSetup): AsyncIterableIterator<Event>
   });
 }
 
+/** Anything but a keep-alive restarts the idle clock. */
+function isProgress(event: Event): boolean {
+  return event.type !== "ping";
+}
+
 /**
- * One response body. Events that say nothing yet (`started`, pings) are held back until the first
- * one that does: if that is an error, the attempt is handed back undelivered so the caller may retry.
+ * Events that say nothing the caller must see yet: the start, keep-alives, and usage (Anthropic's
+ * `message_start` reports the prompt's usage before any content). A failure while only these
+ * arrived is a failure before delivery, retried like one that came before the headers.
+ */
+function isPreamble(event: Event): boolean {
+  return (
+    event.type === "ping" || event.type === "usage" || (event.type === "status" && event.status === "started")
+  );
+}
+
+/**
+ * One response body. The preamble (see `isPreamble`) is held back until the first event that says
+ * something: if that is an error, the attempt is handed back undelivered so the caller may retry.
  * Also keeps the stream contract should a decoder break it.
  */
 class Attempt {
@@ -110,8 +126,9 @@ class Attempt {
       if (this.finished) return "end";
       return this.brokenEnd({ kind: "stream", message: "the stream ended without a final status" });
     }
+    if (!events.some(isProgress)) this.response.markKeepAlive();
     if (!this.delivered) {
-      const first = events.find((e) => e.type !== "ping" && !(e.type === "status" && e.status === "started"));
+      const first = events.find((e) => !isPreamble(e));
       if (first === undefined) {
         this.held.push(...events);
         return [];

@@ -37,6 +37,9 @@ export interface RecordedRequest {
  *   destroys the socket. Without `response` the socket is destroyed before any headers. `response`
  *   is a scripted response (encoded for the route's scheme) or a body of your own.
  * - `stall`: like `reset`, but keeps the socket open and silent instead (until `close()`).
+ * - `keepalive`: like `stall`, but then sends the scheme's keep-alive every `everyMs` (default 10)
+ *   until the client goes away: Anthropic's `ping` event, an SSE comment (`: keepalive`) for the
+ *   other SSE schemes, a blank line for Ollama's NDJSON.
  * - `garbage`: a 200 with the scheme's content type and a body that is not the protocol.
  */
 export type MockFault =
@@ -50,6 +53,12 @@ export type MockFault =
     }
   | { fault: "reset"; response?: ScriptedResponse | string | Uint8Array; afterBytes?: number }
   | { fault: "stall"; response?: ScriptedResponse | string | Uint8Array; afterBytes?: number }
+  | {
+      fault: "keepalive";
+      response?: ScriptedResponse | string | Uint8Array;
+      afterBytes?: number;
+      everyMs?: number;
+    }
   | { fault: "garbage"; body?: string | Uint8Array };
 
 /** A body of your own (a recorded fixture, a hand-made edge case), streamed as given with status 200. */
@@ -174,18 +183,20 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         return;
       }
       case "reset":
-      case "stall": {
-        if (!reply.response) {
+      case "stall":
+      case "keepalive": {
+        if (!reply.response && reply.fault !== "keepalive") {
           if (reply.fault === "reset") res.socket?.destroy();
           return;
         }
-        const full = reply.response;
+        const full = reply.response ?? "";
         const body =
           typeof full === "object" && !(full instanceof Uint8Array) ? ENCODERS[scheme](full) : full;
         const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
         const cut = bytes.subarray(0, Math.min(bytes.length, reply.afterBytes ?? 0));
         const headers = { "content-type": contentTypeOf(scheme, bytes), ...ids };
-        await stream(res, 200, headers, cut, reply.fault);
+        await stream(res, 200, headers, cut, reply.fault === "reset" ? "reset" : "stall");
+        if (reply.fault === "keepalive") await keepAlive(res, scheme, reply.everyMs ?? 10);
         return;
       }
     }
@@ -363,6 +374,23 @@ function googleStatus(status: number): string {
     504: "DEADLINE_EXCEEDED",
   };
   return statuses[status] ?? (status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION");
+}
+
+const KEEP_ALIVES: Record<SchemeName, string> = {
+  anthropic: 'event: ping\ndata: {"type": "ping"}\n\n',
+  "openai-chat": ": keepalive\n\n",
+  "openai-responses": ": keepalive\n\n",
+  gemini: ": keepalive\n\n",
+  ollama: "\n",
+};
+
+/** Sends the scheme's keep-alive every `everyMs` until the client goes away or the mock closes. */
+async function keepAlive(res: ServerResponse, scheme: SchemeName, everyMs: number): Promise<void> {
+  const bytes = Buffer.from(KEEP_ALIVES[scheme], "utf8");
+  while (!res.destroyed) {
+    await pause(everyMs);
+    if (!res.destroyed) await writePiece(res, bytes);
+  }
 }
 
 /** Resolves once the piece is flushed, or at once if the client went away meanwhile. */
