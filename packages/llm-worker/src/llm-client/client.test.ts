@@ -135,7 +135,7 @@ describe("retries and failures", () => {
         kind: "overloaded",
         status: 529,
         code: "overloaded_error",
-        message: "Overloaded",
+        message: "anthropic: 529 Overloaded",
         requestId: "req_mock_3",
       },
     ]);
@@ -150,7 +150,7 @@ describe("retries and failures", () => {
     expect(response.error).toMatchObject({
       kind: "authentication",
       status: 401,
-      message: "invalid x-api-key",
+      message: "anthropic: 401 invalid x-api-key — check ANTHROPIC_API_KEY",
       code: "authentication_error",
       requestId: "req_mock_1",
     });

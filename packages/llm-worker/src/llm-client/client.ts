@@ -1,3 +1,4 @@
+import { errorPresenter } from "./error-presenter.js";
 import { errorMessage, LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
 import type { SchemeName } from "./item.js";
@@ -49,6 +50,13 @@ export interface ClientOptions {
   baseURL?: string;
   /** Defaults to the scheme's key variable (`ANTHROPIC_API_KEY`, ...). */
   apiKey?: string;
+  /**
+   * The variable the key came from, named when the provider refuses it
+   * (`anthropic: 401 invalid x-api-key — check ANTHROPIC_API_KEY`); defaults to the scheme's.
+   */
+  apiKeyVariable?: string;
+  /** How error messages name the provider (`groq`, ...); defaults to the scheme's name. */
+  provider?: string;
   /** Extra request headers. */
   headers?: Record<string, string>;
   retry?: Partial<RetryPolicy>;
@@ -76,6 +84,12 @@ export function createClient(options: ClientOptions): LlmClient {
   const scheme = typeof options.scheme === "string" ? getScheme(options.scheme) : options.scheme;
   const endpoint = resolveEndpoint(scheme, options);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const keyVariable = options.apiKeyVariable ?? scheme.env.apiKey;
+  const present = errorPresenter({
+    provider: options.provider ?? scheme.name,
+    ...(keyVariable !== undefined && { keyVariable }),
+    ...(endpoint.apiKey !== undefined && { apiKey: endpoint.apiKey }),
+  });
   const transport: TransportOptions = {
     headersTimeoutMs: options.headersTimeoutMs ?? defaultHeadersTimeoutMs(endpoint.baseURL),
     ...(options.idleTimeoutMs !== undefined && { idleTimeoutMs: options.idleTimeoutMs }),
@@ -91,6 +105,7 @@ export function createClient(options: ClientOptions): LlmClient {
         http: buildRequest(scheme, endpoint, request),
         policy,
         transport,
+        present,
         ...(options.onRetry !== undefined && { onRetry: options.onRetry }),
         ...(call?.signal !== undefined && { signal: call.signal }),
       }),

@@ -41,6 +41,9 @@ export interface RecordedRequest {
  *   until the client goes away: Anthropic's `ping` event, an SSE comment (`: keepalive`) for the
  *   other SSE schemes, a blank line for Ollama's NDJSON.
  * - `garbage`: a 200 with the scheme's content type and a body that is not the protocol.
+ * - `page`: a 200 whose body is an error page instead of a stream, as proxies and gateways send:
+ *   `html` (titled `title`, served as `text/html`) or `json` (the provider's error body rendered
+ *   from `message` and `code`, served as `application/json`).
  */
 export type MockFault =
   | {
@@ -59,7 +62,8 @@ export type MockFault =
       afterBytes?: number;
       everyMs?: number;
     }
-  | { fault: "garbage"; body?: string | Uint8Array };
+  | { fault: "garbage"; body?: string | Uint8Array }
+  | { fault: "page"; page: "html" | "json"; title?: string; message?: string; code?: string };
 
 /** A body of your own (a recorded fixture, a hand-made edge case), streamed as given with status 200. */
 export interface RawReply {
@@ -175,6 +179,18 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         const message = reply.message ?? STATUS_CODES[reply.status] ?? `HTTP ${reply.status}`;
         const body = reply.body ?? errorBody(scheme, reply.status, message, reply.code);
         sendJson(res, reply.status, body, { ...ids, ...reply.headers });
+        return;
+      }
+      case "page": {
+        if (reply.page === "json") {
+          const body = errorBody(scheme, 500, reply.message ?? "Internal server error", reply.code);
+          sendJson(res, 200, body, ids);
+          return;
+        }
+        const title = reply.title ?? "502 Bad Gateway";
+        const html = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>\n`;
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8", ...ids });
+        res.end(html);
         return;
       }
       case "garbage": {

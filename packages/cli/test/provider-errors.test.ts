@@ -1,0 +1,52 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { headlessFixture } from "./cli-test-kit.js";
+
+type Fixture = Awaited<ReturnType<typeof headlessFixture>>;
+let fixture: Fixture | undefined;
+
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** Every file under `dir`, recursively. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+describe("a key the provider echoes", () => {
+  it("appears in neither stdout, stderr nor the session log, whatever the output format", async () => {
+    fixture = await headlessFixture();
+    const f = fixture;
+    const key = "sk-ant-e2e-0123456789abcdefSECRET";
+    const masked = "sk-ant-...CRET";
+    f.env.ANTHROPIC_API_KEY = key;
+    f.provider.setHandler(() => ({
+      fault: "status",
+      status: 401,
+      message: `invalid x-api-key ${key} (seen as ${masked})`,
+    }));
+    for (const format of ["text", "json", "stream-json"]) {
+      const out = await f.run(["-p", "hi", "--output-format", format]);
+      expect(out.exitCode).toBe(1);
+      for (const text of [out.stdout, out.stderr]) {
+        expect(text).not.toContain(key);
+        expect(text).not.toContain(masked);
+      }
+      expect(out.stderr).toContain(
+        "anthropic: 401 invalid x-api-key [redacted] (seen as [redacted]) — check ANTHROPIC_API_KEY",
+      );
+    }
+    const written = [...(await filesUnder(f.project.home)), ...(await filesUnder(f.project.dir))];
+    const logs = written.filter((file) => file.endsWith(".jsonl"));
+    expect(logs.length).toBeGreaterThan(0);
+    for (const file of written) {
+      const text = await readFile(file, "utf8");
+      expect(text, file).not.toContain(key);
+      expect(text, file).not.toContain(masked);
+    }
+  });
+});
