@@ -50,3 +50,48 @@ describe("a key the provider echoes", () => {
     }
   });
 });
+
+describe("a request sent again", () => {
+  const overloaded = {
+    fault: "status" as const,
+    status: 529,
+    message: "Overloaded",
+    headers: { "retry-after-ms": "10" },
+  };
+  const answer = { blocks: [{ type: "text" as const, text: "Hello" }] };
+
+  it("is an object in stream-json, with the attempt, the wait and the reason", async () => {
+    fixture = await headlessFixture();
+    fixture.provider.enqueue(overloaded, answer);
+    const out = await fixture.run(["-p", "hi", "--output-format", "stream-json"]);
+    expect(out.exitCode).toBe(0);
+    const events = out.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event: string });
+    expect(events.filter((e) => e.event === "retry")).toEqual([
+      {
+        event: "retry",
+        turn: 1,
+        attempt: 2,
+        maxAttempts: 3,
+        delayMs: 10,
+        error: {
+          kind: "overloaded",
+          message: "anthropic: 529 Overloaded",
+          code: "overloaded_error",
+          status: 529,
+        },
+      },
+    ]);
+  });
+
+  it("is a line on stderr with --verbose", async () => {
+    fixture = await headlessFixture();
+    fixture.provider.enqueue(overloaded, answer);
+    const out = await fixture.run(["-p", "hi", "--verbose"]);
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toBe("Hello\n");
+    expect(out.stderr).toContain("yoake: retrying in 0.0 s (attempt 2 of 3): anthropic: 529 Overloaded\n");
+  });
+});

@@ -22,6 +22,8 @@ export { DEFAULT_RETRY_POLICY } from "./transport.js";
 export interface CallOptions {
   /** Ends the request at once, backoff waits included; the stream then ends `cancelled`. */
   signal?: AbortSignal;
+  /** Told before each retry's wait of this call (after the client's own `onRetry`). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 /**
@@ -106,12 +108,24 @@ export function createClient(options: ClientOptions): LlmClient {
         policy,
         transport,
         present,
-        ...(options.onRetry !== undefined && { onRetry: options.onRetry }),
+        ...retryListener(options.onRetry, call?.onRetry),
         ...(call?.signal !== undefined && { signal: call.signal }),
       }),
     complete: (request, call) => collectResponse(client.stream(request, call), scheme.name),
   };
   return client;
+}
+
+function retryListener(...listeners: Array<((notice: RetryNotice) => void) | undefined>): {
+  onRetry?: (notice: RetryNotice) => void;
+} {
+  const present = listeners.filter((l) => l !== undefined);
+  if (present.length === 0) return {};
+  return {
+    onRetry: (notice) => {
+      for (const listener of present) listener(notice);
+    },
+  };
 }
 
 function buildRequest(scheme: Scheme, endpoint: Endpoint, request: Request): HttpRequest | ErrorInfo {

@@ -84,9 +84,13 @@ export type AttemptOutcome = { ok: true; response: OpenResponse } | ({ ok: false
 
 /** Told before each retry's wait, e.g. to show "retrying in 2 s". */
 export interface RetryNotice {
-  /** 1 for the first retry. */
+  /** 1 for the first retry (the second attempt). */
   retry: number;
+  /** The policy's retries: `retry` never exceeds it. */
+  maxRetries: number;
+  /** The wait before the next attempt. */
   delayMs: number;
+  /** Why the last attempt failed; `status` when the provider answered with an HTTP error. */
   error: ErrorInfo;
 }
 
@@ -119,7 +123,12 @@ export class Retrier {
     const delayMs = retryDelayMs(this.policy, this.retries, failure.retryAfterMs, random);
     this.retries++;
     try {
-      onRetry?.({ retry: this.retries, delayMs, error: failure.error.toInfo() });
+      onRetry?.({
+        retry: this.retries,
+        maxRetries: this.policy.maxRetries,
+        delayMs,
+        error: failure.error.toInfo(),
+      });
     } catch {
       // A notice is informational; a broken listener must not break the request.
     }

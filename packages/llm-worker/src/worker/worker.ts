@@ -1,4 +1,4 @@
-import type { LlmClient } from "../llm-client/client.js";
+import type { LlmClient, RetryNotice } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
@@ -315,7 +315,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
 
         turns++;
         this.hub.emit({ type: "turn_start", turn: turns });
-        const response = await this.streamTurn(request, signal);
+        const response = await this.streamTurn(request, turns, signal);
         usage = addUsage(usage, response.usage);
         this.previousUsage = response.usage;
         this.hub.emit({ type: "turn_end", turn: turns, response });
@@ -401,9 +401,18 @@ export class Worker extends WorkerEvents implements WorkerApi {
   }
 
   /** One request: events to the Timeline and listeners as they arrive, gathered into a Response. */
-  private async streamTurn(request: Request, signal: AbortSignal | undefined): Promise<Response> {
+  private async streamTurn(request: Request, turn: number, signal: AbortSignal | undefined): Promise<Response> {
     const assembler = new ResponseAssembler(this.client.scheme);
-    for await (const event of this.client.stream(request, signal ? { signal } : {})) {
+    const onRetry = (notice: RetryNotice): void =>
+      this.hub.emit({
+        type: "retry",
+        turn,
+        attempt: notice.retry + 1,
+        maxAttempts: notice.maxRetries + 1,
+        delayMs: notice.delayMs,
+        error: notice.error,
+      });
+    for await (const event of this.client.stream(request, { onRetry, ...(signal && { signal }) })) {
       assembler.push(event);
       this.hub.dispatch(event);
     }
