@@ -103,3 +103,33 @@ describe("failures the caller has not seen are retried", () => {
     expect(errorsOf(events)).toMatchObject([{ kind: "invalid_request" }]);
   });
 });
+
+describe("an OpenAI-compatible error beside the final usage", () => {
+  const chunk = (fields: object) =>
+    `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", model: "m", ...fields })}\n\n`;
+
+  it("keeps the usage and the real finish reason, and still tells the error", async () => {
+    mock.enqueue({
+      raw:
+        chunk({
+          choices: [{ index: 0, delta: { role: "assistant", content: "Once upon" }, finish_reason: null }],
+        }) +
+        chunk({ choices: [{ index: 0, delta: {}, finish_reason: "length" }] }) +
+        chunk({
+          choices: [],
+          usage: { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 },
+          error: { message: "max_tokens reached", type: "invalid_request_error" },
+        }) +
+        "data: [DONE]\n\n",
+    });
+    const response = await mockClient(mock, "openai-chat").complete(REQUEST);
+    expect(response).toMatchObject({
+      status: "completed",
+      stopReason: "max_tokens",
+      rawStopReason: "length",
+      text: "Once upon",
+      usage: { inputTokens: 11, outputTokens: 2 },
+      error: { message: "openai-chat: max_tokens reached" },
+    });
+  });
+});
