@@ -95,3 +95,23 @@ describe("a request sent again", () => {
     expect(out.stderr).toContain("yoake: retrying in 0.0 s (attempt 2 of 3): anthropic: 529 Overloaded\n");
   });
 });
+
+describe("--output-format json", () => {
+  it("reports usage with the same keys for every provider", async () => {
+    fixture = await headlessFixture();
+    const keys: Record<string, string[]> = {};
+    for (const model of ["anthropic/claude-sonnet-5-5", "openai/gpt-5", "gemini/gemini-2.5-flash"]) {
+      fixture.provider.enqueue({
+        blocks: [{ type: "text", text: "Hello" }],
+        usage: { inputTokens: 10, outputTokens: 3 },
+      });
+      const out = await fixture.run(["-p", "hi", "--model", model, "--output-format", "json"]);
+      expect(out.exitCode, out.stderr).toBe(0);
+      const usage = (JSON.parse(out.stdout) as { usage: Record<string, number> }).usage;
+      expect(usage).toMatchObject({ inputTokens: 10, outputTokens: 3, totalTokens: 13 });
+      keys[model] = Object.keys(usage).sort();
+    }
+    const [first, ...rest] = Object.values(keys);
+    for (const other of rest) expect(other).toEqual(first);
+  });
+});

@@ -5,6 +5,7 @@ import type { Request } from "../llm-client/request.js";
 import { type Response, ResponseAssembler, type ToolCall } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
+import { separateDuplicateCalls } from "./duplicate-calls.js";
 import { EventHub } from "./event-hub.js";
 import type { WorkerEvent } from "./events.js";
 import { type Extensions, extensionsOf, firstAction, HookError, stepsOf } from "./hook-runner.js";
@@ -328,9 +329,12 @@ export class Worker extends WorkerEvents implements WorkerApi {
           const error = response.error ?? { kind: "stream" as const, message: "the response failed" };
           return { status: "failed", error: { kind: "llm", message: error.message, error }, usage, turns };
         }
+        const duplicates = separateDuplicateCalls(response);
         this.items.push(...response.items);
         if (response.toolCalls.length > 0) {
-          stage = { at: "tools", calls: response.toolCalls, decisions: [], next: 0 };
+          const decisions: ToolStage["decisions"] = [];
+          for (const [i, result] of duplicates) decisions[i] = { run: false, result };
+          stage = { at: "tools", calls: response.toolCalls, decisions, next: 0 };
           continue;
         }
         const end = await this.turnEnd(response, turns);
@@ -401,7 +405,11 @@ export class Worker extends WorkerEvents implements WorkerApi {
   }
 
   /** One request: events to the Timeline and listeners as they arrive, gathered into a Response. */
-  private async streamTurn(request: Request, turn: number, signal: AbortSignal | undefined): Promise<Response> {
+  private async streamTurn(
+    request: Request,
+    turn: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
     const assembler = new ResponseAssembler(this.client.scheme);
     const onRetry = (notice: RetryNotice): void =>
       this.hub.emit({
