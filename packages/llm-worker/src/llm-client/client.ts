@@ -69,7 +69,7 @@ export interface ClientOptions {
    * the local network (Ollama, llama.cpp), which may load the model or read the prompt first.
    */
   headersTimeoutMs?: number;
-  /** Longest time of one attempt, headers and whole body (default 15 min). */
+  /** Longest time of one attempt, headers and whole body (default 30 min). */
   attemptTimeoutMs?: number;
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;

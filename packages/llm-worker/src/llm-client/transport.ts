@@ -30,8 +30,11 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
 export const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
 /** Default longest time without progress in a response body (keep-alives are not progress). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
-/** Default longest time of one attempt, from sending the request to the end of its body. */
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15 * 60_000;
+/**
+ * Default longest time of one attempt, from sending the request to the end of its body: room for
+ * the longest answers (tens of thousands of tokens), a bound on a stream that never ends.
+ */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30 * 60_000;
 
 /** Options of one HTTP attempt. A timeout of 0 disables that clock. */
 export interface TransportOptions {
@@ -46,7 +49,7 @@ export interface TransportOptions {
    */
   idleTimeoutMs?: number;
   /**
-   * Longest time of the whole attempt, headers and body (default 15 min): a deadline no stream of
+   * Longest time of the whole attempt, headers and body (default 30 min): a deadline no stream of
    * keep-alives or trickling data can push back. Fails with kind `timeout`.
    */
   attemptTimeoutMs?: number;
