@@ -25,6 +25,8 @@ export function clientForModel(
   return createClient({
     scheme: scheme.name,
     model: model.id,
+    provider: model.provider ?? scheme.name,
+    ...(keyVariable !== undefined && { apiKeyVariable: keyVariable }),
     ...(apiKey !== undefined && { apiKey }),
     ...(baseURL !== undefined && { baseURL }),
   });

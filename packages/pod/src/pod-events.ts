@@ -57,6 +57,7 @@ const WORKER_EVENT_TYPES: Readonly<Record<WorkerEventType, true>> = {
   tool_call_complete: true,
   usage: true,
   error: true,
+  retry: true,
   turn_end: true,
   tool_start: true,
   tool_end: true,

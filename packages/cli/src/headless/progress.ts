@@ -1,6 +1,7 @@
 import type { Unsubscribe } from "@yoake/llm-worker";
 import type { Pod } from "@yoake/pod";
 import type { OutputStream } from "../io.js";
+import { retryLabel } from "../retry-label.js";
 import { toolCallLabel } from "../tool-call-label.js";
 
 export interface ProgressOptions {
@@ -8,12 +9,14 @@ export interface ProgressOptions {
   tools: boolean;
   /** Info alerts too (warnings and errors are always shown). */
   info: boolean;
+  /** A line per request sent again after a failure, with the wait and the reason. */
+  retries: boolean;
 }
 
 /**
  * Reports a headless run on stderr, so stdout keeps only the answer: warnings and errors
  * always (a file reference that did not resolve, a hook that failed), and optionally each tool
- * call and info alerts.
+ * call, each retry of a request and info alerts.
  */
 export function reportProgress(pod: Pod, stderr: OutputStream, options: ProgressOptions): Unsubscribe {
   const offs: Unsubscribe[] = [
@@ -24,6 +27,7 @@ export function reportProgress(pod: Pod, stderr: OutputStream, options: Progress
   ];
   if (options.tools)
     offs.push(pod.on("tool_start", (event) => stderr.write(`· ${toolCallLabel(event.call)}\n`)));
+  if (options.retries) offs.push(pod.on("retry", (event) => stderr.write(`yoake: ${retryLabel(event)}\n`)));
   return () => {
     for (const off of offs) off();
   };

@@ -32,6 +32,7 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
   const denied: DeniedCall[] = [];
   const stopProgress = reportProgress(pod, io.stderr, {
     tools: options.verbose || io.stderr.isTTY === true,
+    retries: options.verbose || io.stderr.isTTY === true,
     info: options.verbose,
   });
   const history = () => pod.history;

@@ -21,8 +21,12 @@ export interface RunSummary {
   text: string;
   /** Model requests made. */
   turns: number;
-  /** Summed over the run's requests; `inputTokens` includes cache reads and writes. */
-  usage: Usage;
+  /**
+   * Summed over the run's requests, with the same keys for every provider (0 where it reported
+   * nothing): `inputTokens` includes cache reads and writes, `outputTokens` includes reasoning,
+   * `totalTokens` is the two added.
+   */
+  usage: Required<Usage>;
   /** US dollars at list prices; absent when the model has no prices in the catalogue or manifest. */
   costUsd?: number;
   /** `provider/model` as configured, or `scheme/id`. */
@@ -54,7 +58,7 @@ export function runSummary(result: PodRunResult, context: SummaryContext): RunSu
     isError: result.status !== "finished",
     text: result.status === "finished" ? result.text : "",
     turns: result.turns,
-    usage: result.usage,
+    usage: fullUsage(result.usage),
     ...(cost !== undefined && { costUsd: cost }),
     model: manifest.model.ref ?? `${manifest.model.scheme}/${manifest.model.id}`,
     ...(context.sessionId !== undefined && { sessionId: context.sessionId }),
@@ -82,4 +86,17 @@ export function failureOf(result: PodRunResult): { kind: string; message: string
         message: `the run paused (${result.by}: ${result.reason}) and headless mode cannot resume it`,
       };
   }
+}
+
+function fullUsage(usage: Usage): Required<Usage> {
+  const inputTokens = usage.inputTokens ?? 0;
+  const outputTokens = usage.outputTokens ?? 0;
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: inputTokens + outputTokens,
+    cacheReadInputTokens: usage.cacheReadInputTokens ?? 0,
+    cacheCreationInputTokens: usage.cacheCreationInputTokens ?? 0,
+    reasoningTokens: usage.reasoningTokens ?? 0,
+  };
 }

@@ -1,24 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { encodeScripted, type MockProvider, startMockProvider } from "../testing/mock-provider.js";
-import type { ScriptedResponse } from "../testing/script.js";
 import { type ClientOptions, createClient, type LlmClient } from "./client.js";
+import { collect, errorsOf, finalOf, HELLO, mockClient, REQUEST, textOf } from "./client-test-kit.js";
 import { LlmError } from "./errors.js";
 import type { Event } from "./event.js";
 import type { SchemeName } from "./item.js";
-import type { Request } from "./request.js";
 import type { Scheme } from "./scheme.js";
 import { schemes } from "./schemes/index.js";
 import type { RetryNotice } from "./transport.js";
-
-const REQUEST: Request = { items: [{ type: "message", role: "user", text: "Say hello" }] };
-
-const HELLO: ScriptedResponse = {
-  blocks: [{ type: "text", text: "Hello there, how are you doing today?" }],
-  usage: { inputTokens: 12, outputTokens: 9 },
-  pieceSize: 4,
-};
-
-const FAST_RETRY = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 50 };
 
 let mock: MockProvider;
 beforeEach(async () => {
@@ -30,34 +19,7 @@ afterEach(async () => {
 });
 
 function client(scheme: SchemeName, options: Partial<ClientOptions> = {}): LlmClient {
-  return createClient({
-    scheme,
-    model: "test-model",
-    apiKey: "test-key",
-    baseURL: mock.baseURLFor(scheme),
-    retry: FAST_RETRY,
-    ...options,
-  });
-}
-
-async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const out: Event[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-function textOf(events: Event[]): string {
-  return events
-    .map((e) => (e.type === "block_delta" && e.delta.kind === "text" ? e.delta.text : ""))
-    .join("");
-}
-
-function finalOf(events: Event[]): Event | undefined {
-  return events.at(-1);
-}
-
-function errorsOf(events: Event[]): Extract<Event, { type: "error" }>[] {
-  return events.filter((e): e is Extract<Event, { type: "error" }> => e.type === "error");
+  return mockClient(mock, scheme, options);
 }
 
 describe.each(Object.keys(schemes) as SchemeName[])("%s over HTTP", (scheme) => {
@@ -173,7 +135,7 @@ describe("retries and failures", () => {
         kind: "overloaded",
         status: 529,
         code: "overloaded_error",
-        message: "Overloaded",
+        message: "anthropic: 529 Overloaded",
         requestId: "req_mock_3",
       },
     ]);
@@ -188,7 +150,7 @@ describe("retries and failures", () => {
     expect(response.error).toMatchObject({
       kind: "authentication",
       status: 401,
-      message: "invalid x-api-key",
+      message: "anthropic: 401 invalid x-api-key — check ANTHROPIC_API_KEY",
       code: "authentication_error",
       requestId: "req_mock_1",
     });

@@ -1,3 +1,4 @@
+import { errorPresenter } from "./error-presenter.js";
 import { errorMessage, LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
 import type { SchemeName } from "./item.js";
@@ -7,6 +8,7 @@ import { streamResponse } from "./response-stream.js";
 import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
 import { getScheme } from "./schemes/index.js";
 import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_RETRY_POLICY,
   type RetryNotice,
   type RetryPolicy,
@@ -20,6 +22,8 @@ export { DEFAULT_RETRY_POLICY } from "./transport.js";
 export interface CallOptions {
   /** Ends the request at once, backoff waits included; the stream then ends `cancelled`. */
   signal?: AbortSignal;
+  /** Told before each retry's wait of this call (after the client's own `onRetry`). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 /**
@@ -48,13 +52,25 @@ export interface ClientOptions {
   baseURL?: string;
   /** Defaults to the scheme's key variable (`ANTHROPIC_API_KEY`, ...). */
   apiKey?: string;
+  /**
+   * The variable the key came from, named when the provider refuses it
+   * (`anthropic: 401 invalid x-api-key — check ANTHROPIC_API_KEY`); defaults to the scheme's.
+   */
+  apiKeyVariable?: string;
+  /** How error messages name the provider (`groq`, ...); defaults to the scheme's name. */
+  provider?: string;
   /** Extra request headers. */
   headers?: Record<string, string>;
   retry?: Partial<RetryPolicy>;
-  /** Longest silence between two body chunks (default 60 s). */
+  /** Longest time without progress in the body; keep-alives are not progress (default 60 s). */
   idleTimeoutMs?: number;
-  /** Longest wait for the response headers (default 120 s). */
+  /**
+   * Longest wait for the response headers: default 30 s, or 120 s for a server on this machine or
+   * the local network (Ollama, llama.cpp), which may load the model or read the prompt first.
+   */
   headersTimeoutMs?: number;
+  /** Longest time of one attempt, headers and whole body (default 30 min). */
+  attemptTimeoutMs?: number;
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /** Told before each retry's wait. */
@@ -70,9 +86,16 @@ export function createClient(options: ClientOptions): LlmClient {
   const scheme = typeof options.scheme === "string" ? getScheme(options.scheme) : options.scheme;
   const endpoint = resolveEndpoint(scheme, options);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const keyVariable = options.apiKeyVariable ?? scheme.env.apiKey;
+  const present = errorPresenter({
+    provider: options.provider ?? scheme.name,
+    ...(keyVariable !== undefined && { keyVariable }),
+    ...(endpoint.apiKey !== undefined && { apiKey: endpoint.apiKey }),
+  });
   const transport: TransportOptions = {
+    headersTimeoutMs: options.headersTimeoutMs ?? defaultHeadersTimeoutMs(endpoint.baseURL),
     ...(options.idleTimeoutMs !== undefined && { idleTimeoutMs: options.idleTimeoutMs }),
-    ...(options.headersTimeoutMs !== undefined && { headersTimeoutMs: options.headersTimeoutMs }),
+    ...(options.attemptTimeoutMs !== undefined && { attemptTimeoutMs: options.attemptTimeoutMs }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
   };
   const client: LlmClient = {
@@ -84,12 +107,25 @@ export function createClient(options: ClientOptions): LlmClient {
         http: buildRequest(scheme, endpoint, request),
         policy,
         transport,
-        ...(options.onRetry !== undefined && { onRetry: options.onRetry }),
+        present,
+        ...retryListener(options.onRetry, call?.onRetry),
         ...(call?.signal !== undefined && { signal: call.signal }),
       }),
     complete: (request, call) => collectResponse(client.stream(request, call), scheme.name),
   };
   return client;
+}
+
+function retryListener(...listeners: Array<((notice: RetryNotice) => void) | undefined>): {
+  onRetry?: (notice: RetryNotice) => void;
+} {
+  const present = listeners.filter((l) => l !== undefined);
+  if (present.length === 0) return {};
+  return {
+    onRetry: (notice) => {
+      for (const listener of present) listener(notice);
+    },
+  };
 }
 
 function buildRequest(scheme: Scheme, endpoint: Endpoint, request: Request): HttpRequest | ErrorInfo {
@@ -129,4 +165,32 @@ function nonEmpty(value: string | undefined): string | undefined {
 function normalizeBaseURL(url: string): string {
   const withScheme = url.includes("://") ? url : `http://${url}`;
   return withScheme.replace(/\/+$/, "");
+}
+
+/** Local servers answer the headers only once the model is loaded and the prompt read. */
+const LOCAL_HEADERS_TIMEOUT_MS = 120_000;
+
+function defaultHeadersTimeoutMs(baseURL: string): number {
+  let host: string;
+  try {
+    host = new URL(baseURL).hostname;
+  } catch {
+    return DEFAULT_HEADERS_TIMEOUT_MS;
+  }
+  return isLocalHost(host) ? LOCAL_HEADERS_TIMEOUT_MS : DEFAULT_HEADERS_TIMEOUT_MS;
+}
+
+/** This machine or a private network: loopback, `*.local`, RFC 1918 and unique-local addresses. */
+function isLocalHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    h === "localhost" ||
+    h.endsWith(".localhost") ||
+    h.endsWith(".local") ||
+    h === "::1" ||
+    /^(127|10)\./.test(h) ||
+    /^192\.168\./.test(h) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(h) ||
+    /^f[cd][0-9a-f]{2}:/.test(h)
+  );
 }

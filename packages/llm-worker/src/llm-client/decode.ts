@@ -1,4 +1,11 @@
 import { batchIterator } from "./batch-iterator.js";
+import {
+  ERROR_PAGE_LIMIT,
+  type ErrorPageKind,
+  errorPageInfo,
+  errorPageKind,
+  isLeadingFiller,
+} from "./error-page.js";
 import { LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
 import { createFramer, type Framer } from "./framing.js";
@@ -9,14 +16,22 @@ import { getScheme } from "./schemes/index.js";
 /**
  * One response body → events, synchronously: write chunks, then `end()` or `fail()`, and `take()`
  * the events decoded so far. The async layers (`decodeStream`, the client) only move bytes in and
- * batches out.
+ * batches out. A body that is an HTML page or a JSON document instead of the scheme's stream (see
+ * `errorPageKind`) is read up to a bound and reported as what it is.
  */
 export class BodyDecoder {
   private pending: Event[] = [];
   private readonly decoder: StreamDecoder;
   private readonly framer: Framer;
+  /** Until the first meaningful byte arrived: the body may still turn out to be an error page. */
+  private sniffing = true;
+  private page: { kind: ErrorPageKind; bytes: Uint8Array[]; size: number } | undefined;
 
-  constructor(scheme: Scheme) {
+  /** `status`: the HTTP status the body came with, named in an error page's message. */
+  constructor(
+    private readonly scheme: Scheme,
+    private readonly status?: number,
+  ) {
     this.decoder = scheme.createDecoder((event) => this.pending.push(event));
     this.framer = createFramer(scheme.framing, (frame) => {
       if (!this.decoder.done) this.decoder.push(frame);
@@ -29,10 +44,16 @@ export class BodyDecoder {
   }
 
   write(chunk: Uint8Array): void {
-    this.framer.write(chunk);
+    if (this.sniffing) this.sniff(chunk);
+    if (this.page) this.collectPage(chunk);
+    else this.framer.write(chunk);
   }
 
   end(): void {
+    if (this.page) {
+      this.reportPage();
+      return;
+    }
     this.framer.close();
     this.decoder.end();
   }
@@ -45,6 +66,30 @@ export class BodyDecoder {
     const events = this.pending;
     this.pending = [];
     return events;
+  }
+
+  private sniff(chunk: Uint8Array): void {
+    for (const byte of chunk) {
+      if (isLeadingFiller(byte)) continue;
+      this.sniffing = false;
+      const kind = errorPageKind(byte, this.scheme.framing);
+      if (kind !== undefined) this.page = { kind, bytes: [], size: 0 };
+      return;
+    }
+  }
+
+  private collectPage(chunk: Uint8Array): void {
+    const page = this.page as NonNullable<typeof this.page>;
+    page.bytes.push(chunk);
+    page.size += chunk.length;
+    if (page.size >= ERROR_PAGE_LIMIT) this.reportPage();
+  }
+
+  private reportPage(): void {
+    const page = this.page;
+    if (!page || this.decoder.done) return;
+    const text = Buffer.concat(page.bytes).toString("utf8");
+    this.decoder.fail(errorPageInfo(page.kind, text, this.status));
   }
 }
 

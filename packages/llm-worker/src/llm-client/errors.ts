@@ -40,7 +40,20 @@ export class LlmError extends Error implements ErrorInfo {
   }
 }
 
-/** The message of anything thrown: an Error's message, or the value as text. */
+/**
+ * The message of anything thrown: an Error's message; a string as it is; any other value as its
+ * JSON (a thrown `{code, detail}` says more than `[object Object]`), else as text.
+ */
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (err instanceof Error) return err.message;
+  if (typeof err === "string") return err;
+  if (typeof err === "object" && err !== null) {
+    try {
+      const json = JSON.stringify(err);
+      if (json !== undefined && json !== "{}") return json;
+    } catch {
+      // Circular or holding a BigInt: its own text is all there is.
+    }
+  }
+  return String(err);
 }

@@ -60,12 +60,14 @@ describe("errorFromResponse", () => {
     });
   });
 
-  it("keeps a body that is not JSON as raw and says the status", () => {
+  it("keeps a body that is not JSON as raw, with the status text as the message", () => {
     const info = errorFromResponse(502, "Bad Gateway", new Headers(), "<html>bad gateway</html>").toInfo();
     expect(info).toMatchObject({
       kind: "server",
-      message: "HTTP 502 Bad Gateway",
+      status: 502,
+      message: "Bad Gateway",
       raw: "<html>bad gateway</html>",
     });
+    expect(errorFromResponse(503, "", new Headers(), "").message).toBe("Service Unavailable");
   });
 });

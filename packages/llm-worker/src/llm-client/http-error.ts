@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import { errorKindFromCode, errorKindFromStatus } from "./error-kind.js";
 import { LlmError } from "./errors.js";
 import type { ErrorKind } from "./event.js";
@@ -20,7 +21,8 @@ export function errorFromResponse(
 ): LlmError {
   const raw = parseBody(text);
   const details = providerErrorDetails(raw);
-  const message = details.message ?? `HTTP ${status}${statusText ? ` ${statusText}` : ""}`;
+  // The status itself is named by whoever shows the error (see `presentError`).
+  const message = details.message ?? (statusText || STATUS_CODES[status] || "no details");
   const requestId = requestIdOf(headers);
   return new LlmError({
     kind: refineKind(errorKindFromStatus(status, message), details),
@@ -32,7 +34,7 @@ export function errorFromResponse(
   });
 }
 
-interface ProviderErrorDetails {
+export interface ProviderErrorDetails {
   message?: string;
   code?: string;
   /** Gemini `details[].reason` (`API_KEY_INVALID`, ...). */
@@ -47,7 +49,8 @@ function refineKind(byStatus: ErrorKind, details: ProviderErrorDetails): ErrorKi
   return byCode === "invalid_request" ? byStatus : byCode;
 }
 
-function parseBody(text: string): unknown {
+/** The body as JSON, or as the text it is. */
+export function parseBody(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -56,7 +59,8 @@ function parseBody(text: string): unknown {
   }
 }
 
-function providerErrorDetails(raw: unknown): ProviderErrorDetails {
+/** The message and code of a provider's error body, in any of the providers' shapes. */
+export function providerErrorDetails(raw: unknown): ProviderErrorDetails {
   const body = Array.isArray(raw) ? raw[0] : raw;
   if (!isObject(body)) return {};
   const error = body.error;

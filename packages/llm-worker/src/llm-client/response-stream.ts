@@ -1,5 +1,6 @@
 import { batchIterator } from "./batch-iterator.js";
 import { BodyDecoder, pullEvents } from "./decode.js";
+import type { ErrorPresenter } from "./error-presenter.js";
 import { errorMessage, LlmError } from "./errors.js";
 import type { BlockStartEvent, ErrorInfo, Event } from "./event.js";
 import { EventWriter } from "./event-writer.js";
@@ -22,6 +23,8 @@ export interface StreamSetup {
   transport: TransportOptions;
   onRetry?: (notice: RetryNotice) => void;
   signal?: AbortSignal;
+  /** Applied to every error before it leaves: the provider's name, the key redacted (see `errorPresenter`). */
+  present: ErrorPresenter;
 }
 
 /**
@@ -29,18 +32,20 @@ export interface StreamSetup {
  * event reached the consumer may be retried; once one was delivered, never.
  */
 export function streamResponse(setup: StreamSetup): AsyncIterableIterator<Event> {
-  const { scheme, http, signal } = setup;
+  const { scheme, http, signal, present, onRetry } = setup;
   const attemptOptions: TransportOptions = { ...setup.transport, ...(signal !== undefined && { signal }) };
   const retrier = new Retrier(setup.policy, {
     ...(signal !== undefined && { signal }),
-    ...(setup.onRetry !== undefined && { onRetry: setup.onRetry }),
+    ...(onRetry !== undefined && {
+      onRetry: (notice) => onRetry({ ...notice, error: present(notice.error) }),
+    }),
   });
   let attempt: Attempt | undefined;
   let done = false;
 
   const finishWith = (info: ErrorInfo): Event[] => {
     done = true;
-    return failureEvents(info);
+    return failureEvents(present(info));
   };
 
   const pull = async (): Promise<readonly Event[] | undefined> => {
@@ -50,7 +55,7 @@ export function streamResponse(setup: StreamSetup): AsyncIterableIterator<Event>
       if (!attempt) {
         const sent = await sendWithRetries(http, attemptOptions, retrier);
         if (!sent.ok) return finishWith(sent.error.toInfo());
-        attempt = new Attempt(scheme, sent.response);
+        attempt = new Attempt(scheme, sent.response, present);
       }
       const outcome = await attempt.pull();
       if (outcome === "end") {
@@ -73,9 +78,25 @@ export function streamResponse(setup: StreamSetup): AsyncIterableIterator<Event>
   });
 }
 
+/** Anything but a keep-alive restarts the idle clock. */
+function isProgress(event: Event): boolean {
+  return event.type !== "ping";
+}
+
 /**
- * One response body. Events that say nothing yet (`started`, pings) are held back until the first
- * one that does: if that is an error, the attempt is handed back undelivered so the caller may retry.
+ * Events that say nothing the caller must see yet: the start, keep-alives, and usage (Anthropic's
+ * `message_start` reports the prompt's usage before any content). A failure while only these
+ * arrived is a failure before delivery, retried like one that came before the headers.
+ */
+function isPreamble(event: Event): boolean {
+  return (
+    event.type === "ping" || event.type === "usage" || (event.type === "status" && event.status === "started")
+  );
+}
+
+/**
+ * One response body. The preamble (see `isPreamble`) is held back until the first event that says
+ * something: if that is an error, the attempt is handed back undelivered so the caller may retry.
  * Also keeps the stream contract should a decoder break it.
  */
 class Attempt {
@@ -89,8 +110,9 @@ class Attempt {
   constructor(
     private readonly scheme: Scheme,
     private readonly response: OpenResponse,
+    private readonly present: ErrorPresenter,
   ) {
-    this.decoder = new BodyDecoder(scheme);
+    this.decoder = new BodyDecoder(scheme, response.status);
     this.body = response.body[Symbol.asyncIterator]();
   }
 
@@ -110,8 +132,9 @@ class Attempt {
       if (this.finished) return "end";
       return this.brokenEnd({ kind: "stream", message: "the stream ended without a final status" });
     }
+    if (!events.some(isProgress)) this.response.markKeepAlive();
     if (!this.delivered) {
-      const first = events.find((e) => e.type !== "ping" && !(e.type === "status" && e.status === "started"));
+      const first = events.find((e) => !isPreamble(e));
       if (first === undefined) {
         this.held.push(...events);
         return [];
@@ -138,12 +161,10 @@ class Attempt {
     if (event.type === "block_start") this.openBlock = event;
     else if (event.type === "block_stop" || event.type === "block_abort") this.openBlock = undefined;
     else if (event.type === "status") this.finished ||= event.status !== "started";
-    else if (
-      event.type === "error" &&
-      event.requestId === undefined &&
-      this.response.requestId !== undefined
-    ) {
-      event.requestId = this.response.requestId;
+    else if (event.type === "error") {
+      if (event.requestId === undefined && this.response.requestId !== undefined)
+        event.requestId = this.response.requestId;
+      Object.assign(event, this.present(event));
     }
   }
 
@@ -161,7 +182,7 @@ class Attempt {
         reason: info.message,
       });
     events.push(
-      { type: "error", ...info },
+      { type: "error", ...this.present(info) },
       { type: "status", status: "failed", stopReason: "error", rawStopReason: null },
     );
     return events;

@@ -22,19 +22,37 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   maxDelayMs: 30_000,
 };
 
-/** Default wait for the response headers: generous, because Ollama loads the model before it answers. */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 120_000;
-/** Default longest silence between two chunks of a response body. */
+/**
+ * Default wait for the response headers. Hosted APIs answer the headers at once, before the model
+ * has produced anything, so a silence this long means the provider is not answering; schemes that
+ * may take longer (Ollama loads the model first) set their own (`Scheme.headersTimeoutMs`).
+ */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
+/** Default longest time without progress in a response body (keep-alives are not progress). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/**
+ * Default longest time of one attempt, from sending the request to the end of its body: room for
+ * the longest answers (tens of thousands of tokens), a bound on a stream that never ends.
+ */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30 * 60_000;
 
 /** Options of one HTTP attempt. A timeout of 0 disables that clock. */
 export interface TransportOptions {
   /** Ends the request, the body and any backoff wait at once (kind `aborted`). */
   signal?: AbortSignal;
-  /** Longest wait from sending the request to the response headers (default 120 s). */
+  /** Longest wait from sending the request to the response headers (default 30 s). */
   headersTimeoutMs?: number;
-  /** Longest silence between two body chunks (default 60 s); a stall fails the body with kind `timeout`. */
+  /**
+   * Longest time without progress in the body (default 60 s): a stall fails the body with kind
+   * `timeout`. A chunk the consumer marks as keep-alive only (`OpenResponse.markKeepAlive`) is no
+   * progress, so a provider that sends nothing but pings still times out.
+   */
   idleTimeoutMs?: number;
+  /**
+   * Longest time of the whole attempt, headers and body (default 30 min): a deadline no stream of
+   * keep-alives or trickling data can push back. Fails with kind `timeout`.
+   */
+  attemptTimeoutMs?: number;
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;
 }
@@ -50,6 +68,11 @@ export interface OpenResponse {
    * thrown from the iterator as an `LlmError`. Stopping early releases the connection.
    */
   body: AsyncIterable<Uint8Array>;
+  /**
+   * Says that the chunk just read carried nothing but keep-alives (pings, SSE comments, a partial
+   * frame): the idle clock goes on from the last progress instead of restarting.
+   */
+  markKeepAlive(): void;
 }
 
 /** Why an attempt failed and whether another one may succeed. */
@@ -64,9 +87,13 @@ export type AttemptOutcome = { ok: true; response: OpenResponse } | ({ ok: false
 
 /** Told before each retry's wait, e.g. to show "retrying in 2 s". */
 export interface RetryNotice {
-  /** 1 for the first retry. */
+  /** 1 for the first retry (the second attempt). */
   retry: number;
+  /** The policy's retries: `retry` never exceeds it. */
+  maxRetries: number;
+  /** The wait before the next attempt. */
   delayMs: number;
+  /** Why the last attempt failed; `status` when the provider answered with an HTTP error. */
   error: ErrorInfo;
 }
 
@@ -99,7 +126,12 @@ export class Retrier {
     const delayMs = retryDelayMs(this.policy, this.retries, failure.retryAfterMs, random);
     this.retries++;
     try {
-      onRetry?.({ retry: this.retries, delayMs, error: failure.error.toInfo() });
+      onRetry?.({
+        retry: this.retries,
+        maxRetries: this.policy.maxRetries,
+        delayMs,
+        error: failure.error.toInfo(),
+      });
     } catch {
       // A notice is informational; a broken listener must not break the request.
     }
@@ -177,7 +209,7 @@ export async function sendOnce(http: HttpRequest, options: TransportOptions = {}
     return { ok: false, error: new LlmError({ kind: "invalid_request", message }), retryable: false };
   }
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const guard = new AttemptGuard(signal);
+  const guard = new AttemptGuard(signal, options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS);
   guard.setClock(headersTimeoutMs, `no response headers within ${headersTimeoutMs} ms`);
   guard.beginWait();
   let response: globalThis.Response;
@@ -196,7 +228,7 @@ export async function sendOnce(http: HttpRequest, options: TransportOptions = {}
     guard.endWait();
   }
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  guard.setClock(idleTimeoutMs, `no data from the provider for ${idleTimeoutMs} ms`);
+  guard.setClock(idleTimeoutMs, `no progress from the provider for ${idleTimeoutMs} ms`);
   if (!response.ok) {
     const text = await readErrorText(readBody(response.body, guard));
     if (guard.failure?.kind === "aborted") return { ok: false, error: guard.failure, retryable: false };
@@ -217,6 +249,7 @@ export async function sendOnce(http: HttpRequest, options: TransportOptions = {}
       headers: response.headers,
       ...(requestId !== undefined && { requestId }),
       body: readBody(response.body, guard),
+      markKeepAlive: () => guard.markKeepAlive(),
     },
   };
 }
@@ -290,19 +323,37 @@ async function* readBody(
 }
 
 /**
- * One attempt's abort wiring and clock. One timer per phase, re-armed with `refresh()` per wait, so
- * reading a chunk costs no timer allocation.
+ * One attempt's abort wiring and clocks. One timer per phase, re-armed with `refresh()` when a wait
+ * starts after progress, so reading a chunk costs no timer allocation; and one deadline for the
+ * whole attempt.
  */
 class AttemptGuard {
   failure: LlmError | undefined;
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly deadline: ReturnType<typeof setTimeout> | undefined;
+  private clockMessage = "";
   private waiting = false;
+  /** The last chunk was progress (the default): the next wait restarts the clock. */
+  private progressed = true;
+  /** The clock ran out while the consumer held a keep-alive chunk: the next wait fails at once. */
+  private expired = false;
   private released = false;
   private readonly onAbort = (): void => this.fail(abortedError(this.external?.reason));
 
-  constructor(private readonly external: AbortSignal | undefined) {
+  constructor(
+    private readonly external: AbortSignal | undefined,
+    attemptTimeoutMs: number,
+  ) {
     external?.addEventListener("abort", this.onAbort, { once: true });
+    if (isTimerDelay(attemptTimeoutMs)) {
+      const message = `the attempt took longer than its deadline of ${attemptTimeoutMs} ms`;
+      this.deadline = setTimeout(
+        () => this.fail(new LlmError({ kind: "timeout", message })),
+        attemptTimeoutMs,
+      );
+      this.deadline.unref();
+    }
   }
 
   get signal(): AbortSignal {
@@ -319,16 +370,29 @@ class AttemptGuard {
   setClock(ms: number, message: string): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.released || !(ms > 0) || ms > 2_147_483_647) return;
+    this.expired = false;
+    this.clockMessage = message;
+    if (this.released || !isTimerDelay(ms)) return;
     this.timer = setTimeout(() => {
-      if (this.waiting) this.fail(new LlmError({ kind: "timeout", message }));
+      if (this.waiting) this.failClock();
+      else this.expired = true;
     }, ms);
     this.timer.unref();
   }
 
+  markKeepAlive(): void {
+    this.progressed = false;
+  }
+
   beginWait(): void {
     this.waiting = true;
-    this.timer?.refresh();
+    if (this.progressed) {
+      this.expired = false;
+      this.timer?.refresh();
+    } else if (this.expired) {
+      this.failClock();
+    }
+    this.progressed = true;
   }
 
   endWait(): void {
@@ -339,8 +403,18 @@ class AttemptGuard {
     if (this.released) return;
     this.released = true;
     clearTimeout(this.timer);
+    clearTimeout(this.deadline);
     this.external?.removeEventListener("abort", this.onAbort);
   }
+
+  private failClock(): void {
+    this.fail(new LlmError({ kind: "timeout", message: this.clockMessage }));
+  }
+}
+
+/** A delay `setTimeout` honours; 0 (and nonsense) means no clock. */
+function isTimerDelay(ms: number): boolean {
+  return ms > 0 && ms <= 2_147_483_647;
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */

@@ -37,7 +37,13 @@ export interface RecordedRequest {
  *   destroys the socket. Without `response` the socket is destroyed before any headers. `response`
  *   is a scripted response (encoded for the route's scheme) or a body of your own.
  * - `stall`: like `reset`, but keeps the socket open and silent instead (until `close()`).
+ * - `keepalive`: like `stall`, but then sends the scheme's keep-alive every `everyMs` (default 10)
+ *   until the client goes away: Anthropic's `ping` event, an SSE comment (`: keepalive`) for the
+ *   other SSE schemes, a blank line for Ollama's NDJSON.
  * - `garbage`: a 200 with the scheme's content type and a body that is not the protocol.
+ * - `page`: a 200 whose body is an error page instead of a stream, as proxies and gateways send:
+ *   `html` (titled `title`, served as `text/html`) or `json` (the provider's error body rendered
+ *   from `message` and `code`, served as `application/json`).
  */
 export type MockFault =
   | {
@@ -50,7 +56,14 @@ export type MockFault =
     }
   | { fault: "reset"; response?: ScriptedResponse | string | Uint8Array; afterBytes?: number }
   | { fault: "stall"; response?: ScriptedResponse | string | Uint8Array; afterBytes?: number }
-  | { fault: "garbage"; body?: string | Uint8Array };
+  | {
+      fault: "keepalive";
+      response?: ScriptedResponse | string | Uint8Array;
+      afterBytes?: number;
+      everyMs?: number;
+    }
+  | { fault: "garbage"; body?: string | Uint8Array }
+  | { fault: "page"; page: "html" | "json"; title?: string; message?: string; code?: string };
 
 /** A body of your own (a recorded fixture, a hand-made edge case), streamed as given with status 200. */
 export interface RawReply {
@@ -168,24 +181,38 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         sendJson(res, reply.status, body, { ...ids, ...reply.headers });
         return;
       }
+      case "page": {
+        if (reply.page === "json") {
+          const body = errorBody(scheme, 500, reply.message ?? "Internal server error", reply.code);
+          sendJson(res, 200, body, ids);
+          return;
+        }
+        const title = reply.title ?? "502 Bad Gateway";
+        const html = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>\n`;
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8", ...ids });
+        res.end(html);
+        return;
+      }
       case "garbage": {
         const body = reply.body ?? GARBAGE;
         await stream(res, 200, { "content-type": contentTypeOf(scheme, ""), ...ids }, body, "end");
         return;
       }
       case "reset":
-      case "stall": {
-        if (!reply.response) {
+      case "stall":
+      case "keepalive": {
+        if (!reply.response && reply.fault !== "keepalive") {
           if (reply.fault === "reset") res.socket?.destroy();
           return;
         }
-        const full = reply.response;
+        const full = reply.response ?? "";
         const body =
           typeof full === "object" && !(full instanceof Uint8Array) ? ENCODERS[scheme](full) : full;
         const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
         const cut = bytes.subarray(0, Math.min(bytes.length, reply.afterBytes ?? 0));
         const headers = { "content-type": contentTypeOf(scheme, bytes), ...ids };
-        await stream(res, 200, headers, cut, reply.fault);
+        await stream(res, 200, headers, cut, reply.fault === "reset" ? "reset" : "stall");
+        if (reply.fault === "keepalive") await keepAlive(res, scheme, reply.everyMs ?? 10);
         return;
       }
     }
@@ -363,6 +390,23 @@ function googleStatus(status: number): string {
     504: "DEADLINE_EXCEEDED",
   };
   return statuses[status] ?? (status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION");
+}
+
+const KEEP_ALIVES: Record<SchemeName, string> = {
+  anthropic: 'event: ping\ndata: {"type": "ping"}\n\n',
+  "openai-chat": ": keepalive\n\n",
+  "openai-responses": ": keepalive\n\n",
+  gemini: ": keepalive\n\n",
+  ollama: "\n",
+};
+
+/** Sends the scheme's keep-alive every `everyMs` until the client goes away or the mock closes. */
+async function keepAlive(res: ServerResponse, scheme: SchemeName, everyMs: number): Promise<void> {
+  const bytes = Buffer.from(KEEP_ALIVES[scheme], "utf8");
+  while (!res.destroyed) {
+    await pause(everyMs);
+    if (!res.destroyed) await writePiece(res, bytes);
+  }
 }
 
 /** Resolves once the piece is flushed, or at once if the client went away meanwhile. */

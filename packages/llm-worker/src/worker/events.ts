@@ -20,6 +20,19 @@ export type WorkerEvent =
   | { type: "tool_call_complete"; call: ToolCall }
   | { type: "usage"; usage: Omit<UsageEvent, "type"> }
   | { type: "error"; error: Omit<ErrorEvent, "type"> }
+  /**
+   * The request of turn `turn` failed before anything of its response was delivered and is sent
+   * again after `delayMs`: attempt `attempt` of at most `maxAttempts`. `error` says why (its
+   * `status` when the provider answered with an HTTP error).
+   */
+  | {
+      type: "retry";
+      turn: number;
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      error: Omit<ErrorEvent, "type">;
+    }
   | { type: "turn_end"; turn: number; response: Response }
   | { type: "tool_start"; call: ToolCall }
   | { type: "tool_end"; call: ToolCall; result: ToolResultItem; durationMs: number }

@@ -45,6 +45,8 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
   for (; stage.next < stage.calls.length; stage.next++) {
     // Cancelled while hooks were being asked: the calls not yet decided never run (cancelled below).
     if (ctx.run.signal.aborted) break;
+    // Decided before any hook was asked (a repeated call id): nothing to ask about.
+    if (stage.decisions[stage.next] !== undefined) continue;
     const call = stage.calls[stage.next] as ToolCall;
     const skipThrough = stage.resumeAfterStep;
     stage.resumeAfterStep = undefined;
@@ -72,21 +74,30 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
 
   let abort: { reason: string; by: string } | undefined;
   let failure: unknown;
-  // Stops the other tools when one call's hooks or listeners fail; the run's own signal stops them too.
+  // Stops the other tools when one call's hooks or listeners fail; the run's own signal stops them
+  // too. Each call has a signal of its own, fed by one listener here rather than one per call on a
+  // shared signal (eleven of those made Node warn of a listener leak).
+  const running = new Set<AbortController>();
   const stop = new AbortController();
-  const onRunAbort = (): void => stop.abort(ctx.run.signal.reason);
+  const stopAll = (reason: unknown): void => {
+    stop.abort(reason);
+    for (const controller of running) controller.abort(reason);
+  };
+  const onRunAbort = (): void => stopAll(ctx.run.signal.reason);
   ctx.run.signal.addEventListener("abort", onRunAbort, { once: true });
   if (ctx.run.signal.aborted) stop.abort(ctx.run.signal.reason);
-  const runOptions: ToolRunOptions = { ...ctx.run, signal: stop.signal };
   const results = await Promise.all(
     stage.calls.map(async (call, i) => {
       const decision = stage.decisions[i];
       if (!decision?.run) return decision?.result ?? cancelledResult(call);
       let result: ToolResultItem | undefined;
+      const own = new AbortController();
+      if (stop.signal.aborted) own.abort(stop.signal.reason);
+      running.add(own);
       try {
         ctx.hub.emit({ type: "tool_start", call });
         const started = performance.now();
-        result = await runTool(ctx.tools, call, runOptions);
+        result = await runTool(ctx.tools, call, { ...ctx.run, signal: own.signal });
         const after = await firstAction<AfterToolAction | InterceptorAfterToolAction>(
           "afterToolCall",
           afterSteps(result, call, ctx),
@@ -98,8 +109,10 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
         return result;
       } catch (err) {
         if (failure === undefined) failure = err;
-        stop.abort(err);
+        stopAll(err);
         return result ?? cancelledResult(call, "the run failed");
+      } finally {
+        running.delete(own);
       }
     }),
   );

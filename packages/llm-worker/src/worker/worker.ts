@@ -1,10 +1,11 @@
-import type { LlmClient } from "../llm-client/client.js";
+import type { LlmClient, RetryNotice } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
 import { type Response, ResponseAssembler, type ToolCall } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
+import { separateDuplicateCalls } from "./duplicate-calls.js";
 import { EventHub } from "./event-hub.js";
 import type { WorkerEvent } from "./events.js";
 import { type Extensions, extensionsOf, firstAction, HookError, stepsOf } from "./hook-runner.js";
@@ -315,7 +316,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
 
         turns++;
         this.hub.emit({ type: "turn_start", turn: turns });
-        const response = await this.streamTurn(request, signal);
+        const response = await this.streamTurn(request, turns, signal);
         usage = addUsage(usage, response.usage);
         this.previousUsage = response.usage;
         this.hub.emit({ type: "turn_end", turn: turns, response });
@@ -328,9 +329,12 @@ export class Worker extends WorkerEvents implements WorkerApi {
           const error = response.error ?? { kind: "stream" as const, message: "the response failed" };
           return { status: "failed", error: { kind: "llm", message: error.message, error }, usage, turns };
         }
+        const duplicates = separateDuplicateCalls(response);
         this.items.push(...response.items);
         if (response.toolCalls.length > 0) {
-          stage = { at: "tools", calls: response.toolCalls, decisions: [], next: 0 };
+          const decisions: ToolStage["decisions"] = [];
+          for (const [i, result] of duplicates) decisions[i] = { run: false, result };
+          stage = { at: "tools", calls: response.toolCalls, decisions, next: 0 };
           continue;
         }
         const end = await this.turnEnd(response, turns);
@@ -401,9 +405,22 @@ export class Worker extends WorkerEvents implements WorkerApi {
   }
 
   /** One request: events to the Timeline and listeners as they arrive, gathered into a Response. */
-  private async streamTurn(request: Request, signal: AbortSignal | undefined): Promise<Response> {
+  private async streamTurn(
+    request: Request,
+    turn: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
     const assembler = new ResponseAssembler(this.client.scheme);
-    for await (const event of this.client.stream(request, signal ? { signal } : {})) {
+    const onRetry = (notice: RetryNotice): void =>
+      this.hub.emit({
+        type: "retry",
+        turn,
+        attempt: notice.retry + 1,
+        maxAttempts: notice.maxRetries + 1,
+        delayMs: notice.delayMs,
+        error: notice.error,
+      });
+    for await (const event of this.client.stream(request, { onRetry, ...(signal && { signal }) })) {
       assembler.push(event);
       this.hub.dispatch(event);
     }

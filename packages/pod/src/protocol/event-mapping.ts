@@ -64,6 +64,15 @@ export function toWireEvent(event: PodEvent, history: () => readonly Item[]): Wi
       return { event: "usage", usage: usageOf(event.usage) };
     case "error":
       return { event: "error", error: wireError(event.error) };
+    case "retry":
+      return {
+        event: "retry",
+        turn: event.turn,
+        attempt: event.attempt,
+        maxAttempts: event.maxAttempts,
+        delayMs: event.delayMs,
+        error: wireError(event.error),
+      };
     case "run_end":
       return { event: "run_end", result: toWireRunResult(event.result) };
     case "alert":

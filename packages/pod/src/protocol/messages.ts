@@ -322,6 +322,11 @@ export type WireEvent =
   /** The usage of the response streaming now (cumulative within it). */
   | { event: "usage"; usage: Usage }
   | { event: "error"; error: WireError }
+  /**
+   * The request failed before any of its response arrived and is sent again after `delayMs`:
+   * attempt `attempt` of at most `maxAttempts`; `error.status` when the provider answered one.
+   */
+  | { event: "retry"; turn: number; attempt: number; maxAttempts: number; delayMs: number; error: WireError }
   | { event: "alert"; level: "info" | "warn" | "error"; message: string; source: string }
   /** A call waits for approval; any client answers with `respond`. */
   | ({ event: "permission_request" } & PermissionRequest)
@@ -387,6 +392,14 @@ export const wireEventSchema = z.discriminatedUnion("event", [
   }),
   z.object({ event: z.literal("usage"), usage: usageSchema }),
   z.object({ event: z.literal("error"), error: wireErrorSchema }),
+  z.object({
+    event: z.literal("retry"),
+    turn: z.number().int(),
+    attempt: z.number().int(),
+    maxAttempts: z.number().int(),
+    delayMs: z.number(),
+    error: wireErrorSchema,
+  }),
   z.object({
     event: z.literal("alert"),
     level: z.enum(["info", "warn", "error"]),

@@ -1,5 +1,6 @@
 import type { Item } from "@yoake/llm-worker";
 import type { PodEvent } from "@yoake/pod";
+import { retryLabel } from "../../retry-label.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
 import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
 import type { UiAction } from "./ui-action.js";
@@ -142,6 +143,8 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
     case "error":
       // The run's end reports the failure, with the Worker's message (see `run_end`).
       return state;
+    case "retry":
+      return notice(state, "warn", capitalized(retryLabel(event)));
     case "run_end": {
       const { result } = event;
       if (result.status === "paused") return { ...state, activity: "idle" };
@@ -304,4 +307,8 @@ function replaceLive(state: UiState, at: number, entry: Entry): UiState {
   const live = state.live.slice();
   live[at] = entry;
   return { ...state, live };
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

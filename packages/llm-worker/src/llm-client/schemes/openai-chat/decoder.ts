@@ -63,7 +63,8 @@ class OpenaiChatDecoder implements StreamDecoder {
     }
     const c = chunk as OpenaiChatChunk;
     if (c.error !== undefined && c.error !== null) {
-      this.providerError(c.error);
+      if (this.finishReason !== null && isUsage(c.usage)) this.errorBesideFinalUsage(c.error, c.usage);
+      else this.providerError(c.error);
       return;
     }
     if (frame.event === "error") {
@@ -204,6 +205,18 @@ class OpenaiChatDecoder implements StreamDecoder {
     }
   }
 
+  /**
+   * Some OpenAI-compatible servers send, after the finish reason, one chunk with both the usage
+   * and an `error` (often why they stopped). The answer is whole: the usage is kept, the error is
+   * reported without failing the stream, and the real finish reason (`length`) ends it.
+   */
+  private errorBesideFinalUsage(error: unknown, usage: OpenaiChatUsage): void {
+    this.toolCalls.flush();
+    this.writer.closeBlock();
+    this.usage(usage);
+    this.writer.error(errorInfoOf(error));
+  }
+
   /** An error object (or text) the provider sent inside the stream. */
   private providerError(raw: unknown): void {
     this.writer.fail(errorInfoOf(raw), this.finishReason);
@@ -235,6 +248,10 @@ function errorInfoOf(raw: unknown): ErrorInfo {
   if (reportedCode !== undefined) info.code = reportedCode;
   if (status !== undefined) info.status = status;
   return info;
+}
+
+function isUsage(value: unknown): value is OpenaiChatUsage {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function stringOrUndefined(value: unknown): string | undefined {
