@@ -78,7 +78,7 @@ describe("a torn last line", () => {
     await appendFile(path, '{"seq":5,"ts":"2026-11-22T10:00:00.000Z","prev":"ab');
     const contents = await readSessionLog(path);
     expect(contents.entries).toHaveLength(4);
-    expect(contents.tornTail).toEqual({ offset: size, bytes: 51, line: 5, reason: "no_newline" });
+    expect(contents.tornTail).toEqual({ offset: size, bytes: 51, line: 5 });
     expect(contents.warnings).toEqual([
       `${path}:5: dropped a torn last line (51 bytes) that has no final newline: its writer stopped mid-write, so it was never acknowledged`,
     ]);
@@ -93,16 +93,18 @@ describe("a torn last line", () => {
     await writeFile(path, `${raw.join("\n")}\n${last}`);
     const contents = await readSessionLog(path);
     expect(contents.entries).toHaveLength(2);
-    expect(contents.tornTail?.reason).toBe("no_newline");
+    expect(contents.tornTail).toMatchObject({ line: 3 });
   });
 
-  it("that is not JSON (zeros a lost write left) is dropped with a warning", async () => {
+  it("of zeros without a newline (a lost write) is torn, and dropped with a warning", async () => {
     const path = await logWith(3);
-    await appendFile(path, Buffer.concat([Buffer.alloc(300), Buffer.from("\n")]));
+    await appendFile(path, Buffer.alloc(300));
     const contents = await readSessionLog(path);
     expect(contents.entries).toHaveLength(4);
-    expect(contents.tornTail).toMatchObject({ line: 5, bytes: 301, reason: "invalid_json" });
-    expect(contents.warnings[0]).toContain(":5: dropped a torn last line (301 bytes) that is not valid JSON");
+    expect(contents.tornTail).toMatchObject({ line: 5, bytes: 300 });
+    expect(contents.warnings[0]).toContain(
+      ":5: dropped a torn last line (300 bytes) that has no final newline",
+    );
   });
 
   it("is truncated away by SessionLog.open, and appends go on from the last good line", async () => {
@@ -194,6 +196,35 @@ describe("damage before the end is an error naming the line", () => {
     raw2[3] = (raw2[3] as string).replace('"type":"item"', '"type":"bogus"');
     await writeLines(path2, raw2);
     expect(await readError(path2)).toMatchObject({ kind: "invalid_entry", line: 4 });
+  });
+
+  it("a complete last line that is not JSON is damage, not a torn write: reported, never cut away", async () => {
+    const path = await logWith(3);
+    await appendFile(path, Buffer.concat([Buffer.alloc(300), Buffer.from("\n")]));
+    const size = (await stat(path)).size;
+    const error = await readError(path);
+    expect(error).toMatchObject({ kind: "invalid_json", line: 5 });
+    expect(error.message).toContain(`${path}:5: a complete line that is not JSON (damage, not a torn write)`);
+
+    // Opening it for appending refuses: nothing is truncated, nothing forks from line 4.
+    const opened = await SessionLog.open(path).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(opened).toBeInstanceOf(SessionLogError);
+    expect(opened).toMatchObject({ kind: "invalid_json", line: 5 });
+    expect((await stat(path)).size).toBe(size);
+    // ... and the log is not left locked: the refusal released it.
+    await expect(readFile(`${path}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("a complete last line that breaks the chain is damage too, even with a torn tail after it", async () => {
+    const path = await logWith(3);
+    const raw = await lines(path);
+    raw[3] = (raw[3] as string).replace('"prev":"', '"prev":"0');
+    await writeFile(path, `${raw.join("\n")}\n{"seq":5,"ts":"20`);
+    expect(await readError(path)).toMatchObject({ kind: "broken_chain", line: 4 });
+    await expect(SessionLog.open(path)).rejects.toMatchObject({ kind: "broken_chain", line: 4 });
   });
 
   it("a garbage line followed by a torn tail is not a torn line", async () => {

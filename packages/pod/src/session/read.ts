@@ -10,7 +10,6 @@ export interface TornTail {
   bytes: number;
   /** The line number it would have had. */
   line: number;
-  reason: "no_newline" | "invalid_json";
 }
 
 /** A session log read and verified. */
@@ -33,29 +32,30 @@ export interface SessionLogContents {
  * `seq` equal to its line number and `prev` equal to the SHA-256 of the line before (line 1: the zero
  * hash, or the previous session's last hash when it names one).
  *
- * Only the very end may be damaged, as a crash leaves it: bytes after the last newline, or a last
- * line that is not JSON, are a torn tail — left out of `entries` and reported in `warnings` and
- * `tornTail` (the file is not changed; `SessionLog.open` truncates it). Anything wrong before that
- * throws a `SessionLogError` naming the line: an altered, deleted or reordered line is never
- * accepted silently.
+ * Only bytes after the last newline are a torn tail: the writer writes each line with its newline
+ * and acknowledges the append after that, so a line without its newline was never acknowledged —
+ * it is left out of `entries` and reported in `warnings` and `tornTail` (the file is not changed;
+ * `SessionLog.open` truncates it). A complete line (newline included) was written whole and may
+ * have been acknowledged: if it is not JSON, not a valid entry or breaks the chain, even as the
+ * last line, that is damage, and a `SessionLogError` names the file and line. Nothing acknowledged
+ * is ever cut away, and an altered, deleted or reordered line is never accepted silently.
  */
 export async function readSessionLog(path: string): Promise<SessionLogContents> {
   const entries: LogEntry[] = [];
   let previousHash = "";
   let validBytes = 0;
-  // A line that is not JSON is torn only if nothing follows it; decided when the next line comes.
-  let unparsable: { line: number; offset: number; error: string } | undefined;
 
   const scan = await scanLines(path, (bytes, line, offset) => {
-    if (unparsable !== undefined) {
-      throw new SessionLogError("invalid_json", path, `not JSON: ${unparsable.error}`, unparsable.line);
-    }
     let json: unknown;
     try {
       json = JSON.parse(bytes.toString("utf8"));
     } catch (error) {
-      unparsable = { line, offset, error: (error as Error).message };
-      return;
+      throw new SessionLogError(
+        "invalid_json",
+        path,
+        `a complete line that is not JSON (damage, not a torn write): ${(error as Error).message}`,
+        line,
+      );
     }
     const entry = parseEntry(json, path, line);
     checkPosition(entry, previousHash, path, line);
@@ -64,25 +64,10 @@ export async function readSessionLog(path: string): Promise<SessionLogContents> 
     validBytes = offset + bytes.length + 1;
   });
 
-  let tornTail: TornTail | undefined;
-  if (unparsable !== undefined) {
-    if (scan.tailBytes > 0) {
-      throw new SessionLogError("invalid_json", path, `not JSON: ${unparsable.error}`, unparsable.line);
-    }
-    tornTail = {
-      offset: unparsable.offset,
-      bytes: scan.completeBytes - unparsable.offset,
-      line: unparsable.line,
-      reason: "invalid_json",
-    };
-  } else if (scan.tailBytes > 0) {
-    tornTail = {
-      offset: scan.completeBytes,
-      bytes: scan.tailBytes,
-      line: scan.lines + 1,
-      reason: "no_newline",
-    };
-  }
+  const tornTail: TornTail | undefined =
+    scan.tailBytes > 0
+      ? { offset: scan.completeBytes, bytes: scan.tailBytes, line: scan.lines + 1 }
+      : undefined;
 
   const start = entries[0];
   if (start === undefined || start.type !== "session_start") {
@@ -90,9 +75,8 @@ export async function readSessionLog(path: string): Promise<SessionLogContents> 
   }
   const warnings: string[] = [];
   if (tornTail !== undefined) {
-    const why = tornTail.reason === "no_newline" ? "has no final newline" : "is not valid JSON";
     warnings.push(
-      `${path}:${tornTail.line}: dropped a torn last line (${tornTail.bytes} bytes) that ${why}: ` +
+      `${path}:${tornTail.line}: dropped a torn last line (${tornTail.bytes} bytes) that has no final newline: ` +
         "its writer stopped mid-write, so it was never acknowledged",
     );
   }

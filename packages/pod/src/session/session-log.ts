@@ -163,9 +163,11 @@ export class SessionLog {
   }
 
   /**
-   * Opens an existing log for appending: verifies it (`readSessionLog`; a broken chain throws),
-   * truncates a torn last line away (reported in `contents.warnings`) so new lines follow the last
-   * good one, and takes the single-writer lock.
+   * Opens an existing log for appending: verifies it (`readSessionLog`), truncates a torn last
+   * line (no final newline: never acknowledged; reported in `contents.warnings`) away so new lines
+   * follow the last complete one, and takes the single-writer lock. A damaged complete line throws
+   * its `SessionLogError` and the file is left as it is: cutting it would lose an entry that may have
+   * been acknowledged, and appending after it would fork the chain.
    */
   static async open(path: string, options: SessionLogOptions = {}): Promise<OpenedSessionLog> {
     const lock = await acquireWriterLock(path);

@@ -123,6 +123,24 @@ describe("listSessions", () => {
     expect(await latestSession(root)).toMatchObject({ id: ID_A });
   });
 
+  it("lists a complete but damaged last line as a problem, not a torn tail; --continue then refuses it", async () => {
+    await session(ID_C, "2026-11-22T09:00:00Z", ["older"]);
+    await session(ID_A, "2026-11-22T10:00:00Z", ["hi"]);
+    const damaged = join(sessionsDir(root), `${ID_A}.jsonl`);
+    await appendFile(damaged, '{"seq":4,"ts":"2026-11-22T12:00:00.000Z","prev":\n');
+    const info = (await listSessions(root)).find((candidate) => candidate.id === ID_A);
+    expect(info).toMatchObject({
+      entryCount: 4,
+      tornTail: false,
+      lastActivity: "2026-11-22T10:00:02.000Z",
+      problem: "line 4 is not a valid entry",
+    });
+    // The damaged log is still the latest: continuing it names the damage instead of falling back.
+    expect((await latestSession(root))?.id).toBe(ID_A);
+    await expect(openSession(root, "latest")).rejects.toMatchObject({ kind: "invalid_json", line: 4 });
+    expect(await readFile(damaged, "utf8")).toMatch(/"prev":\n$/);
+  });
+
   it("links a compacted session and its continuation both ways", async () => {
     const old = await createSession(root, { config: testConfig(root) });
     await old.append({ type: "user_input", segments: [{ type: "text", text: "begin" }], text: "begin" });

@@ -43,7 +43,10 @@ export interface SessionInfo {
   next?: string;
   /** Bytes after the last newline: a crash mid-write; `open` will drop them. */
   tornTail: boolean;
-  /** Why line 1 or the last line could not be read; such a log is listed but cannot be opened as is. */
+  /**
+   * Why line 1 or the last complete line could not be read: damage, which opening the log reports
+   * with its line (the log is never cut back to hide it).
+   */
   problem?: string;
 }
 
@@ -95,10 +98,12 @@ export async function listSessions(projectRoot: string): Promise<SessionInfo[]> 
 
 /**
  * The session to resume by default: the one active most recently, then followed along its
- * `next` links to the newest continuation.
+ * `next` links to the newest continuation. A log whose first line is unreadable cannot be dated
+ * and is passed over; one damaged further down still counts, so continuing it reports the damage
+ * rather than silently picking an older session.
  */
 export async function latestSession(projectRoot: string): Promise<SessionInfo | undefined> {
-  const sessions = (await listSessions(projectRoot)).filter((session) => session.problem === undefined);
+  const sessions = (await listSessions(projectRoot)).filter((session) => session.started !== "");
   let latest: SessionInfo | undefined;
   for (const session of sessions) {
     if (
@@ -160,7 +165,7 @@ export async function openSession(
 async function describeSession(id: string, path: string): Promise<SessionInfo> {
   let firstLine: Buffer | undefined;
   let firstUserLine: Buffer | undefined;
-  // The last two lines: a last line that is not JSON is a torn tail, and the one before it counts.
+  // The last two complete lines: when the last is damaged, the one before dates the session.
   let last = { offset: 0, length: 0 };
   let beforeLast = last;
   const scan = await scanLines(path, (line, lineNumber, offset) => {
@@ -186,15 +191,13 @@ async function describeSession(id: string, path: string): Promise<SessionInfo> {
   if (user?.type === "user_input") info.firstUserText = cut(user.text);
   if (scan.lines > 1) {
     let end = parseLine(await readRange(path, last.offset, last.length));
-    if (end === undefined && scan.tailBytes === 0) {
-      info.tornTail = true;
-      info.entryCount -= 1;
-      end =
-        info.entryCount === 1
-          ? start
-          : parseLine(await readRange(path, beforeLast.offset, beforeLast.length));
+    if (end === undefined) {
+      // A complete line is damage, not a torn write: listed with its problem (opening it refuses),
+      // and dated by the line before so `latestSession` still sees it as the latest.
+      info.problem = `line ${scan.lines} is not a valid entry`;
+      end = scan.lines === 2 ? start : parseLine(await readRange(path, beforeLast.offset, beforeLast.length));
+      if (end === undefined) return info;
     }
-    if (end === undefined) return { ...info, problem: `line ${scan.lines} is not a valid entry` };
     info.lastActivity = end.ts;
     if (end.type === "compaction" && end.sessionId !== id) info.next = end.sessionId;
   }
