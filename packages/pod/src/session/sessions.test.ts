@@ -13,7 +13,7 @@ import {
   type SessionInfo,
   sessionsDir,
 } from "./sessions.js";
-import { testConfig } from "./test-config.js";
+import { testConfig, testKey } from "./test-config.js";
 
 let root: string;
 beforeEach(async () => {
@@ -32,6 +32,7 @@ const ID_C = "01947000-0000-7000-8000-000000000003";
 function clockFrom(iso: string): SessionLogOptions {
   let at = Date.parse(iso);
   return {
+    key: testKey,
     now: () => {
       const now = new Date(at);
       at += 1000;
@@ -73,7 +74,7 @@ describe("where sessions live", () => {
   it("a project without sessions lists none", async () => {
     expect(await listSessions(root)).toEqual([]);
     expect(await latestSession(root)).toBeUndefined();
-    await expect(openSession(root, "latest")).rejects.toMatchObject({ kind: "not_found" });
+    await expect(openSession(root, "latest", { key: testKey })).rejects.toMatchObject({ kind: "not_found" });
   });
 });
 
@@ -137,17 +138,21 @@ describe("listSessions", () => {
     });
     // The damaged log is still the latest: continuing it names the damage instead of falling back.
     expect((await latestSession(root))?.id).toBe(ID_A);
-    await expect(openSession(root, "latest")).rejects.toMatchObject({ kind: "invalid_json", line: 4 });
+    await expect(openSession(root, "latest", { key: testKey })).rejects.toMatchObject({
+      kind: "invalid_json",
+      line: 4,
+    });
     expect(await readFile(damaged, "utf8")).toMatch(/"prev":\n$/);
   });
 
   it("links a compacted session and its continuation both ways", async () => {
-    const old = await createSession(root, { config: testConfig(root) });
+    const old = await createSession(root, { config: testConfig(root) }, { key: testKey });
     await old.append({ type: "user_input", segments: [{ type: "text", text: "begin" }], text: "begin" });
     const next = await continueInNewSession(old, {
       dir: sessionsDir(root),
       summary: "so far",
       config: testConfig(root),
+      options: { key: testKey },
     });
     await next.close();
     const byId = new Map((await listSessions(root)).map((info) => [info.id, info]));
@@ -173,7 +178,7 @@ describe("latestSession, findSession, openSession", () => {
     });
     await next.close();
     expect((await latestSession(root))?.id).toBe(next.id);
-    const { log: opened, contents } = await openSession(root, "latest");
+    const { log: opened, contents } = await openSession(root, "latest", { key: testKey });
     expect(opened.id).toBe(next.id);
     expect(contents.entries.map((entry) => entry.type)).toEqual(["session_start", "compaction"]);
     await opened.close();
@@ -188,7 +193,7 @@ describe("latestSession, findSession, openSession", () => {
     expect((await findSession(root, ID_A.toUpperCase())).id).toBe(ID_A);
     await expect(findSession(root, "01937d6e")).rejects.toThrow(`matches 2 sessions: ${ID_A}, ${ID_B}`);
     await expect(findSession(root, "ffff")).rejects.toMatchObject({ kind: "not_found" });
-    const { log } = await openSession(root, "0194");
+    const { log } = await openSession(root, "0194", { key: testKey });
     expect(log.id).toBe(ID_C);
     await log.close();
   });

@@ -59,7 +59,7 @@ export function sessionsDir(projectRoot: string): string {
 export async function createSession(
   projectRoot: string,
   start: SessionStartInput,
-  options?: SessionLogOptions,
+  options: SessionLogOptions,
 ): Promise<SessionLog> {
   const dir = sessionsDir(projectRoot);
   const log = await SessionLog.create(dir, start, options);
@@ -151,7 +151,7 @@ export async function findSession(projectRoot: string, idOrPrefix: string): Prom
 export async function openSession(
   projectRoot: string,
   idOrPrefix: string | "latest",
-  options?: SessionLogOptions,
+  options: SessionLogOptions,
 ): Promise<OpenedSessionLog> {
   if (idOrPrefix === "latest") {
     const latest = await latestSession(projectRoot);
