@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { headlessFixture, runYoake } from "./cli-test-kit.js";
 
 type Fixture = Awaited<ReturnType<typeof headlessFixture>>;
@@ -68,5 +70,37 @@ describe("--continue and --resume on a log that does not verify", () => {
     expect(out.stderr).toMatch(
       new RegExp(`^yoake: cannot open the session: ${log}:1: the line does not verify`),
     );
+  });
+});
+
+describe("--continue after a crash", () => {
+  it("tells the user in one line on stderr that the last run was interrupted, then goes on", async () => {
+    const f = await setUp();
+    // A real `yoake -p`, SIGKILLed while its first request waits for an answer.
+    f.provider.enqueue({ fault: "stall" });
+    const bin = fileURLToPath(new URL("../bin/yoake.js", import.meta.url));
+    const child = spawn(process.execPath, [bin, "-p", "start something long"], {
+      cwd: f.project.dir,
+      env: f.env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+    try {
+      await vi.waitFor(() => expect(f.provider.requests).toHaveLength(1), { timeout: 20_000, interval: 20 });
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(await exited).toBe("SIGKILL");
+
+    f.provider.enqueue(answer("Picking up."));
+    const out = await f.run(["-p", "go on", "--continue", "--output-format", "json"]);
+    expect(out.exitCode).toBe(0);
+    const { sessionId } = JSON.parse(out.stdout) as { sessionId: string };
+    expect(out.stderr).toBe(
+      `yoake: warning: the last run of session ${sessionId} was interrupted (the process crashed or was killed) before it finished\n`,
+    );
+    // Continued normally afterwards: no notice any more.
+    f.provider.enqueue(answer("Still here."));
+    expect((await f.run(["-p", "and now?", "--continue"])).stderr).toBe("");
   });
 });

@@ -177,6 +177,8 @@ export class Pod {
       maxTurns: manifest.limits.turns,
       generation: manifest.generation,
       ...(opened.restored !== undefined && { history: opened.restored.history }),
+      // Calls a crash left unanswered are answered as interrupted, not as a pause not resumed.
+      ...(opened.restored?.lastRun.state === "interrupted" && { restoredRun: "interrupted" as const }),
     });
     hub = new PodEventHub(worker);
     session.attach(worker);
