@@ -145,6 +145,29 @@ describe("listSessions", () => {
     expect(await readFile(damaged, "utf8")).toMatch(/"prev":\n$/);
   });
 
+  it("dates a log of the old unkeyed format, so --continue reaches it and says why it refuses it", async () => {
+    await session(ID_C, "2026-11-22T09:00:00Z", ["newer format, older session"]);
+    await session(ID_A, "2026-11-22T10:00:00Z", ["hi"]);
+    const old = join(sessionsDir(root), `${ID_A}.jsonl`);
+    const v1 = (await readFile(old, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => {
+        const { mac: _mac, ...entry } = JSON.parse(line) as Record<string, unknown>;
+        return JSON.stringify(entry.type === "session_start" ? { ...entry, version: 1 } : entry);
+      });
+    await writeFile(old, `${v1.join("\n")}\n`);
+    expect((await listSessions(root)).find((info) => info.id === ID_A)).toMatchObject({
+      started: "2026-11-22T10:00:00.000Z",
+      problem: "log format version 1",
+    });
+    expect((await latestSession(root))?.id).toBe(ID_A);
+    await expect(openSession(root, "latest", { key: testKey })).rejects.toMatchObject({
+      kind: "unsupported_version",
+      line: 1,
+    });
+  });
+
   it("links a compacted session and its continuation both ways", async () => {
     const old = await createSession(root, { config: testConfig(root) }, { key: testKey });
     await old.append({ type: "user_input", segments: [{ type: "text", text: "begin" }], text: "begin" });

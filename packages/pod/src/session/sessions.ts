@@ -1,7 +1,7 @@
 import { open, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isBlobId } from "@yoake/llm-worker";
-import { type EntryBody, entryBodySchema } from "./entry.js";
+import { type EntryBody, entryBodySchema, SESSION_LOG_VERSION } from "./entry.js";
 import { scanLines } from "./line-reader.js";
 import {
   type OpenedSessionLog,
@@ -182,8 +182,11 @@ async function describeSession(id: string, path: string): Promise<SessionInfo> {
     entryCount: scan.lines,
     tornTail: scan.tailBytes > 0,
   };
-  const start = parseLine(firstLine);
-  if (start?.type !== "session_start") return { ...info, problem: "line 1 is not a session_start entry" };
+  const first = parseStart(firstLine);
+  if (first === undefined) return { ...info, problem: "line 1 is not a session_start entry" };
+  const { start, version } = first;
+  // An older format is still dated, so `--continue` reaches it and says why it cannot go on.
+  if (version !== SESSION_LOG_VERSION) info.problem = `log format version ${JSON.stringify(version)}`;
   info.started = start.ts;
   info.lastActivity = start.ts;
   if (start.previous !== undefined) info.previous = start.previous.sessionId;
@@ -219,12 +222,32 @@ function isUserInput(line: Buffer): boolean {
 type ParsedLine = EntryBody & { ts: string };
 
 function parseLine(line: Buffer | undefined): ParsedLine | undefined {
+  const json = parseJson(line);
+  return json === undefined ? undefined : entryOf(json);
+}
+
+/** Line 1 as a `session_start` of whatever format version it has, and that version. */
+function parseStart(
+  line: Buffer | undefined,
+): { start: Extract<ParsedLine, { type: "session_start" }>; version: unknown } | undefined {
+  const json = parseJson(line);
+  if (json === undefined) return undefined;
+  const start = entryOf({ ...json, version: SESSION_LOG_VERSION });
+  return start?.type === "session_start" ? { start, version: json.version } : undefined;
+}
+
+function entryOf(json: Record<string, unknown>): ParsedLine | undefined {
+  const body = entryBodySchema.safeParse(json);
+  return body.success && typeof json.ts === "string" ? { ...body.data, ts: json.ts } : undefined;
+}
+
+function parseJson(line: Buffer | undefined): Record<string, unknown> | undefined {
   if (line === undefined) return undefined;
   try {
     const json: unknown = JSON.parse(line.toString("utf8"));
-    const body = entryBodySchema.safeParse(json);
-    const ts = (json as { ts?: unknown }).ts;
-    return body.success && typeof ts === "string" ? { ...body.data, ts } : undefined;
+    return typeof json === "object" && json !== null && !Array.isArray(json)
+      ? (json as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
