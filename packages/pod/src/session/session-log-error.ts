@@ -1,6 +1,6 @@
 /** What went wrong with a session log. */
 export type SessionLogErrorKind =
-  /** A line that is not JSON, before the last line. */
+  /** A complete line (ended by its newline) that is not JSON, wherever it is: damage, not a torn write. */
   | "invalid_json"
   /** A line that is JSON but not a valid entry. */
   | "invalid_entry"
