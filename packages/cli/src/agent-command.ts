@@ -45,7 +45,9 @@ export async function agentCommand(
     ...(session !== undefined && { session }),
   };
   const pod = await openPod(podOptions);
-  for (const warning of [...pod.manifest.warnings, ...(pod.restored?.warnings ?? [])])
+  // The UI shows the continued session's warnings (a crash, a torn line) as alerts itself.
+  const restoredWarnings = prompt === undefined ? [] : (pod.restored?.warnings ?? []);
+  for (const warning of [...pod.manifest.warnings, ...restoredWarnings])
     io.stderr.write(`yoake: warning: ${warning}\n`);
 
   const interrupt = prompt === undefined ? undefined : interrupts?.();

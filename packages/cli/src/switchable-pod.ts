@@ -25,6 +25,9 @@ export class SwitchablePod implements PodLike {
   get history() {
     return this.pod.history;
   }
+  get restored() {
+    return this.pod.restored;
+  }
   get pendingPermission() {
     return this.pod.pendingPermission;
   }

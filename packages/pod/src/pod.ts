@@ -41,7 +41,8 @@ import { PodSharedState } from "./pod-state.js";
 import type { NoteOutcome, NoteRole, PodStatus } from "./pod-status.js";
 import { podTools } from "./pod-tools.js";
 import { ScopedFs } from "./scope/scoped-fs.js";
-import type { Durability } from "./session/session-log.js";
+import { loadSessionKey } from "./session/session-key.js";
+import type { Durability, SessionLogOptions } from "./session/session-log.js";
 import { listSessions, type SessionInfo } from "./session/sessions.js";
 import { ReadTracker } from "./tools/read-tracker.js";
 
@@ -137,8 +138,11 @@ export class Pod {
     const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
     const tools = [...podTools(fs, manifest, state.readTracker), ...(options.tools ?? [])];
     const blobStore = new FsBlobStore(path.join(dataDir, "blobs"));
-    const logOptions =
-      options.sessionDurability === undefined ? {} : { durability: options.sessionDurability };
+    // The user's key, kept outside the project, seals and verifies every line of the session log.
+    const logOptions: SessionLogOptions = {
+      key: await loadSessionKey(env),
+      ...(options.sessionDurability !== undefined && { durability: options.sessionDurability }),
+    };
     // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
     const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", logOptions);
     const prune = pruneInterceptor({ prunedCallIds: opened.restored?.prunedCallIds ?? [] });
@@ -173,6 +177,8 @@ export class Pod {
       maxTurns: manifest.limits.turns,
       generation: manifest.generation,
       ...(opened.restored !== undefined && { history: opened.restored.history }),
+      // Calls a crash left unanswered are answered as interrupted, not as a pause not resumed.
+      ...(opened.restored?.lastRun.state === "interrupted" && { restoredRun: "interrupted" as const }),
     });
     hub = new PodEventHub(worker);
     session.attach(worker);

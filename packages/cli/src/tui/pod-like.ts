@@ -70,6 +70,11 @@ export interface PodLike {
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */
   fetchHistory?(): Promise<readonly Item[]>;
+  /**
+   * How a continued session had left off: its warnings (a run a crash interrupted, a torn last
+   * line) are shown as alerts when the UI opens.
+   */
+  readonly restored?: { readonly warnings: readonly string[] };
   /** The request a paused run waits on (a restored session can start so): the UI shows its prompt at once. */
   readonly pendingPermission?: PermissionRequest;
   /** Cancels the running turn when the signal cannot reach it (a Pod in another process). */

@@ -42,6 +42,12 @@ export interface WorkerOptions {
   toolTimeoutMs?: number;
   /** History to start from (a restored session). */
   history?: readonly Item[];
+  /**
+   * How the run that left `history` ending in unanswered tool calls stopped: `paused` (the default:
+   * on purpose, for an approval or a hook) or `interrupted` (the process crashed or was killed
+   * mid-run). A `run()` instead of `resume()` answers those calls with a result that says which.
+   */
+  restoredRun?: "paused" | "interrupted";
   generation?: GenerationSettings;
   /** Send OpenAI-strict tool schemas (every property required, optional ones nullable). */
   strictToolSchemas?: boolean;
@@ -85,7 +91,15 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private readonly extensions: Extensions;
   private readonly items: Item[];
   private readonly options: WorkerOptions;
-  private paused: { stage: Stage; turns: number; usage: Usage } | undefined;
+  private paused:
+    | {
+        stage: Stage;
+        turns: number;
+        usage: Usage;
+        /** Why the calls are answered if a new run abandons this pause (default: a pause not resumed). */
+        abandonedBecause?: string;
+      }
+    | undefined;
   private running = false;
   private lockedFlag = false;
   private previousUsage: Usage | undefined;
@@ -104,7 +118,12 @@ export class Worker extends WorkerEvents implements WorkerApi {
     // paused run: `resume()` runs those calls, `run()` answers them as cancelled first.
     const pending = unansweredCalls(this.items);
     if (pending.length > 0)
-      this.paused = { stage: { at: "tools", calls: pending, decisions: [], next: 0 }, turns: 0, usage: {} };
+      this.paused = {
+        stage: { at: "tools", calls: pending, decisions: [], next: 0 },
+        turns: 0,
+        usage: {},
+        ...(options.restoredRun === "interrupted" && { abandonedBecause: INTERRUPTED }),
+      };
   }
 
   get history(): readonly Item[] {
@@ -198,9 +217,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
 
   /** A new run instead of `resume()`: the calls the paused run left unanswered get an answer first. */
   private abandonPause(): void {
-    const stage = this.paused?.stage;
+    const paused = this.paused;
     this.paused = undefined;
-    if (stage) this.answerOpenCalls(stage, "the run was paused and not resumed");
+    if (paused)
+      this.answerOpenCalls(paused.stage, paused.abandonedBecause ?? "the run was paused and not resumed");
   }
 
   /** Prompt-submit hooks; the input enters history unless cancelled. Returns a result only if the run ends here. */
@@ -449,6 +469,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
     if (this.lockedFlag) throw new Error(`${method}() is not allowed on a cache-locked worker`);
   }
 }
+
+/** What an unanswered call of a run that died with its process is told. */
+const INTERRUPTED =
+  "the run was interrupted (the process crashed or was killed) before this call was answered";
 
 function failed(err: unknown, usage: Usage, turns: number): WorkerResult {
   if (err instanceof HookError) {

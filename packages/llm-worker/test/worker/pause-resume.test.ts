@@ -6,12 +6,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  createClient,
   type Hook,
   type Item,
   type SchemeName,
   tool,
-  Worker,
+  type Worker,
   type WorkerOptions,
 } from "../../src/index.js";
 import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
@@ -223,37 +222,49 @@ describe.each(["anthropic", "openai-chat"] as const)(
 
 describe("a restored history that ends in unanswered tool calls", () => {
   it("is a paused run: resume() runs the calls and the model answers", async () => {
-    const provider = await startMockProvider();
-    try {
-      const echo = tool({
-        name: "echo",
-        description: "echo",
-        input: z.object({ x: z.string() }),
-        execute: ({ x }) => x,
+    const echo = tool({
+      name: "echo",
+      description: "echo",
+      input: z.object({ x: z.string() }),
+      execute: ({ x }) => x,
+    });
+    const history: Item[] = [
+      { type: "message", role: "user", text: "echo twice" },
+      { type: "tool_call", callId: "c1", name: "echo", arguments: '{"x":"one"}' },
+      { type: "tool_result", callId: "c1", name: "echo", summary: "one", content: "one" },
+      { type: "tool_call", callId: "c2", name: "echo", arguments: '{"x":"two"}' },
+    ];
+    const worker = workerFor("anthropic", { tools: [echo], history });
+    expect(worker.isPaused).toBe(true);
+    provider.enqueue({ blocks: [{ type: "text", text: "done" }] });
+    const result = await worker.resume();
+    expect(result.status).toBe("finished");
+    expect(worker.history.slice(4, 5)).toMatchObject([{ type: "tool_result", callId: "c2", content: "two" }]);
+    expect(workerFor("anthropic", { history: worker.history }).isPaused).toBe(false);
+  });
+
+  it("answered by a new run: as interrupted after a crash, as not resumed after a pause", async () => {
+    const history: Item[] = [
+      { type: "message", role: "user", text: "write it" },
+      { type: "tool_call", callId: "c1", name: "write_file", arguments: "{}" },
+    ];
+    const answerOf = async (restoredRun?: "paused" | "interrupted") => {
+      const worker = workerFor("anthropic", { history, ...(restoredRun !== undefined && { restoredRun }) });
+      provider.enqueue({ blocks: [{ type: "text", text: "ok" }] });
+      expect((await worker.run("something else")).status).toBe("finished");
+      return worker.history[2];
+    };
+    expect(await answerOf("interrupted")).toMatchObject({
+      type: "tool_result",
+      callId: "c1",
+      isError: true,
+      content:
+        "[cancelled: the run was interrupted (the process crashed or was killed) before this call was answered; write_file did not complete]",
+    });
+    for (const paused of [await answerOf("paused"), await answerOf()])
+      expect(paused).toMatchObject({
+        callId: "c1",
+        content: expect.stringContaining("paused and not resumed"),
       });
-      const client = createClient({
-        scheme: "anthropic",
-        model: "m",
-        baseURL: provider.baseURLFor("anthropic"),
-        apiKey: "k",
-      });
-      const history: Item[] = [
-        { type: "message", role: "user", text: "echo twice" },
-        { type: "tool_call", callId: "c1", name: "echo", arguments: '{"x":"one"}' },
-        { type: "tool_result", callId: "c1", name: "echo", summary: "one", content: "one" },
-        { type: "tool_call", callId: "c2", name: "echo", arguments: '{"x":"two"}' },
-      ];
-      const worker = new Worker({ client, tools: [echo], history });
-      expect(worker.isPaused).toBe(true);
-      provider.enqueue({ blocks: [{ type: "text", text: "done" }] });
-      const result = await worker.resume();
-      expect(result.status).toBe("finished");
-      expect(worker.history.slice(4, 5)).toMatchObject([
-        { type: "tool_result", callId: "c2", content: "two" },
-      ]);
-      expect(new Worker({ client, history: worker.history }).isPaused).toBe(false);
-    } finally {
-      await provider.close();
-    }
   });
 });

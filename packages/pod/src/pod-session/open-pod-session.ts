@@ -52,6 +52,7 @@ export async function openPodSession(
     const next = restored.continuedIn;
     seen.add(restored.sessionId);
     if (next === undefined || seen.has(next)) {
+      if (restored.lastRun.state === "interrupted") warnings.push(interruptedNotice(restored));
       const was = restored.start.config.model;
       if (was.scheme !== manifest.model.scheme || was.id !== manifest.model.id)
         warnings.push(
@@ -69,6 +70,19 @@ export async function openPodSession(
     await opened.log.close();
     opened = await openSession(root, next, options);
   }
+}
+
+/**
+ * The one line a user continuing a session gets when its last run died with its process (no end
+ * marker in the log): what was left unanswered, and what happens to it.
+ */
+function interruptedNotice({ sessionId, openToolCalls }: RestoredSession): string {
+  const calls = openToolCalls.length;
+  const left =
+    calls === 0
+      ? "before it finished"
+      : `with ${calls} tool call${calls === 1 ? "" : "s"} unanswered (${openToolCalls.map((call) => call.name).join(", ")}): the next prompt tells the model ${calls === 1 ? "it was" : "they were"} interrupted`;
+  return `the last run of session ${sessionId} was interrupted (the process crashed or was killed) ${left}`;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -12,6 +12,7 @@ import type { Pod } from "../pod.js";
 import { answer, toolCall } from "../pod-test-kit.js";
 import { itemEntry, type LogEntry } from "../session/entry.js";
 import { restoreSession } from "../session/restore.js";
+import { loadSessionKey } from "../session/session-key.js";
 import { createSession, sessionsDir } from "../session/sessions.js";
 import { testConfig } from "../session/test-config.js";
 import { SECRET_KEY, useSessionTestbed } from "./session-test-kit.js";
@@ -261,7 +262,7 @@ describe("a Pod restored from its log alone", () => {
   });
 
   it("keeps prune's state: a result pruned before the restore is sent without its content after it", async () => {
-    const { open, mock, project } = bed();
+    const { open, mock, project, env } = bed();
     const result = {
       type: "tool_result" as const,
       callId: "toolu_old",
@@ -269,7 +270,8 @@ describe("a Pod restored from its log alone", () => {
       summary: "400 lines | export const big = [",
       content: "export const big = [\n".repeat(400),
     };
-    const log = await createSession(project, { config: testConfig(project) });
+    const key = await loadSessionKey(env);
+    const log = await createSession(project, { config: testConfig(project) }, { key });
     for (const item of [
       userMessage("read big.ts"),
       { type: "tool_call" as const, callId: "toolu_old", name: "read_file", arguments: '{"path":"big.ts"}' },

@@ -9,6 +9,7 @@ import type { PodEvent } from "../pod-events.js";
 import { type PodTestbed, usePodTestbed } from "../pod-test-kit.js";
 import type { LogEntry } from "../session/entry.js";
 import { readSessionLog } from "../session/read.js";
+import { loadSessionKey } from "../session/session-key.js";
 import { sessionsDir } from "../session/sessions.js";
 
 /** The API key the test Pods use: it must never reach a session log. */
@@ -69,7 +70,7 @@ export function useSessionTestbed(): () => SessionTestbed {
         return pod;
       },
       eventsOf: (pod) => recorded.get(pod) ?? [],
-      entries: async (id) => (await readSessionLog(logPath(id))).entries,
+      entries: async (id) => (await readSessionLog(logPath(id), await loadSessionKey(env))).entries,
       logPath,
       body: (n) => {
         const request = base.mock.requests.at(n);

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Durability, SessionLog } from "./session-log.js";
-import { testConfig } from "./test-config.js";
+import { testConfig, testKey } from "./test-config.js";
 
 const base = process.argv[2] ?? tmpdir();
 const COUNT = 2000;
@@ -16,7 +16,7 @@ const text = "a typical assistant reply of a few hundred bytes. ".repeat(8);
 async function measure(durability: Durability, concurrency: number): Promise<void> {
   const dir = await mkdtemp(join(base, "yoake-append-cost-"));
   try {
-    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { durability });
+    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { durability, key: testKey });
     const started = process.hrtime.bigint();
     for (let done = 0; done < COUNT; done += concurrency) {
       const burst: Promise<unknown>[] = [];

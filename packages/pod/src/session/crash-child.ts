@@ -11,7 +11,7 @@
  * Run with `node --import tsx crash-child.ts <dir> <every|batch> [hugeAfter]`.
  */
 import { SessionLog } from "./session-log.js";
-import { testConfig } from "./test-config.js";
+import { testConfig, testKey } from "./test-config.js";
 
 const [dir, durability, hugeAfterArgument] = process.argv.slice(2);
 const hugeAfter = hugeAfterArgument === undefined ? Number.POSITIVE_INFINITY : Number(hugeAfterArgument);
@@ -20,7 +20,7 @@ if (dir === undefined || (durability !== "every" && durability !== "batch")) {
   process.exit(2);
 }
 
-const log = await SessionLog.create(dir, { config: testConfig(dir) }, { durability });
+const log = await SessionLog.create(dir, { config: testConfig(dir) }, { durability, key: testKey });
 process.stdout.write(`path ${log.path}\n`);
 
 // Sizes vary so that some writes span several pages and a kill can land inside one.

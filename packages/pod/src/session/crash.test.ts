@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { readSessionLog } from "./read.js";
 import { SessionLog } from "./session-log.js";
+import { testKey } from "./test-config.js";
 
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const childScript = fileURLToPath(new URL("./crash-child.ts", import.meta.url));
@@ -90,7 +91,7 @@ async function checkRecovery({ path, acknowledged }: KilledChild): Promise<{ tor
   // The dead child's lock file is still there; opening takes it over.
   await expect(stat(`${path}.lock`)).resolves.toBeDefined();
   const sizeBefore = (await stat(path)).size;
-  const { log, contents } = await SessionLog.open(path);
+  const { log, contents } = await SessionLog.open(path, { key: testKey });
   const entries = contents.entries;
   // The read verified seq = line number and the whole chain; each acknowledged seq must be in it.
   expect(entries.length).toBeGreaterThanOrEqual(Math.max(...acknowledged));
@@ -112,10 +113,11 @@ async function checkRecovery({ path, acknowledged }: KilledChild): Promise<{ tor
   // Appends go on from the last good line, and the whole file verifies.
   await log.append({ type: "alert", level: "warn", message: "recovered after a crash" });
   await log.close();
-  const again = await readSessionLog(path);
+  const again = await readSessionLog(path, testKey);
   expect(again.warnings).toEqual([]);
   expect(again.entries).toHaveLength(entries.length + 1);
-  expect((await readFile(path, "utf8")).endsWith('"message":"recovered after a crash"}\n')).toBe(true);
+  expect(again.entries.at(-1)).toMatchObject({ type: "alert", message: "recovered after a crash" });
+  expect((await readFile(path, "utf8")).endsWith("}\n")).toBe(true);
   return { torn: contents.tornTail !== undefined };
 }
 

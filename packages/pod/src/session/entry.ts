@@ -2,8 +2,12 @@ import { type Item, isBlobId } from "@yoake/llm-worker";
 import { z } from "zod";
 import { itemSchema, schemeSchema } from "./item-schema.js";
 
-/** The log format version written in every `session_start`. */
-export const SESSION_LOG_VERSION = 1;
+/**
+ * The log format version written in every `session_start`. 2: every line carries `mac`, an
+ * HMAC-SHA-256 keyed by the user's session key, and `prev` is the previous line's `mac`. Version 1
+ * logs (a plain SHA-256 chain) are refused: accepting them would let a forger write version 1.
+ */
+export const SESSION_LOG_VERSION = 2;
 
 const count = z.number().int().nonnegative();
 const sessionIdSchema = z.string().min(1);
@@ -53,7 +57,7 @@ export const sessionConfigSchema = z.looseObject({
 });
 export type SessionConfig = z.infer<typeof sessionConfigSchema>;
 
-/** The session this one continues (after a compaction): its id and the hash of its last line. */
+/** The session this one continues (after a compaction): its id and the MAC of its last line. */
 export const sessionLinkSchema = z.object({ sessionId: sessionIdSchema, lastHash: z.string() });
 export type SessionLink = z.infer<typeof sessionLinkSchema>;
 
@@ -175,14 +179,19 @@ export type EntryBody = z.infer<typeof entryBodySchema>;
 export type EntryType = EntryBody["type"];
 export type AppendableEntry = Exclude<EntryBody, { type: "session_start" }>;
 
-/** The header of every line: its 1-based position, when it was written, and the hash of the line before. */
+/**
+ * The fields of every line: its 1-based position, when it was written, the MAC of the line before,
+ * and its own MAC (written last on the line; see `sealLine`).
+ */
 export const entryHeaderSchema = z.object({
   /** Equal to the line number: a gap or a repeat means a line was deleted, inserted or moved. */
   seq: z.number().int().positive(),
   /** ISO 8601, UTC, milliseconds. */
   ts: z.string(),
-  /** SHA-256 (hex) of the previous line's bytes; for line 1, `ZERO_HASH` or the previous session's last hash. */
+  /** The previous line's `mac`; for line 1, `ZERO_HASH` or the previous session's last MAC. */
   prev: z.string(),
+  /** HMAC-SHA-256 (hex), keyed by the user's session key, of this line without this field. */
+  mac: z.string(),
 });
 export type EntryHeader = z.infer<typeof entryHeaderSchema>;
 

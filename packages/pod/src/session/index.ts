@@ -1,4 +1,4 @@
-export { lineHash, ZERO_HASH } from "./chain.js";
+export { type SealedLine, SessionKey, sealLine, verifyLine, ZERO_HASH } from "./chain.js";
 export {
   type AppendableEntry,
   type EntryBody,
@@ -29,6 +29,7 @@ export {
   restoreSessionFile,
 } from "./restore.js";
 export { sessionConfigFromManifest } from "./session-config.js";
+export { loadSessionKey, sessionKeyPath } from "./session-key.js";
 export {
   type AppendReceipt,
   type Durability,

@@ -10,13 +10,14 @@ export interface ContinuationInput {
   summary: string;
   /** The configuration now (redacted like any `session_start`). */
   config: SessionConfig;
-  options?: SessionLogOptions;
+  /** Its key must be the old log's, or the chain would not verify across the two files. */
+  options: SessionLogOptions;
 }
 
 /**
  * Ends `previous` with a compaction and starts the session that continues it, linked both ways:
  * the old log's last entry names the new session; the new log's line 1 names the old one and
- * carries, as its `prev`, the hash of that last entry, so the chain runs on across the two files.
+ * carries, as its `prev`, the MAC of that last entry, so the chain runs on across the two files.
  * The new log is created with its compaction boundary in one atomic step; `previous` is closed.
  *
  * A crash between the two steps leaves the old log ending with a compaction whose session does not

@@ -1,5 +1,11 @@
-import { lineHash, ZERO_HASH } from "./chain.js";
-import { type EntryOf, entryBodySchema, entryHeaderSchema, type LogEntry } from "./entry.js";
+import { type SessionKey, verifyLine, ZERO_HASH } from "./chain.js";
+import {
+  type EntryOf,
+  entryBodySchema,
+  entryHeaderSchema,
+  type LogEntry,
+  SESSION_LOG_VERSION,
+} from "./entry.js";
 import { scanLines } from "./line-reader.js";
 import { SessionLogError } from "./session-log-error.js";
 
@@ -10,7 +16,6 @@ export interface TornTail {
   bytes: number;
   /** The line number it would have had. */
   line: number;
-  reason: "no_newline" | "invalid_json";
 }
 
 /** A session log read and verified. */
@@ -19,7 +24,7 @@ export interface SessionLogContents {
   /** Every entry, in order; `entries[0]` is the `session_start`. */
   entries: LogEntry[];
   start: EntryOf<"session_start">;
-  /** The hash of the last good line: the `prev` of the next entry. */
+  /** The MAC of the last good line: the `prev` of the next entry. */
   lastHash: string;
   /** Bytes of the file that hold good lines. */
   validBytes: number;
@@ -29,60 +34,58 @@ export interface SessionLogContents {
 }
 
 /**
- * Reads a session log and verifies it line by line: every line parses, is a valid entry, has
- * `seq` equal to its line number and `prev` equal to the SHA-256 of the line before (line 1: the zero
- * hash, or the previous session's last hash when it names one).
+ * Reads a session log and verifies it line by line with the user's session `key`: every line
+ * parses, is a valid entry, has `seq` equal to its line number, carries a `mac` that `key` made over
+ * it, and has `prev` equal to the MAC of the line before (line 1: the zero hash, or the previous
+ * session's last MAC when it names one). A line edited or forged without the key fails as
+ * `tampered`; a version 1 log (unkeyed) as `unsupported_version`.
  *
- * Only the very end may be damaged, as a crash leaves it: bytes after the last newline, or a last
- * line that is not JSON, are a torn tail — left out of `entries` and reported in `warnings` and
- * `tornTail` (the file is not changed; `SessionLog.open` truncates it). Anything wrong before that
- * throws a `SessionLogError` naming the line: an altered, deleted or reordered line is never
- * accepted silently.
+ * Only bytes after the last newline are a torn tail: the writer writes each line with its newline
+ * and acknowledges the append after that, so a line without its newline was never acknowledged —
+ * it is left out of `entries` and reported in `warnings` and `tornTail` (the file is not changed;
+ * `SessionLog.open` truncates it). A complete line (newline included) was written whole and may
+ * have been acknowledged: if it is not JSON, not a valid entry or breaks the chain, even as the
+ * last line, that is damage, and a `SessionLogError` names the file and line. Nothing acknowledged
+ * is ever cut away, and an altered, deleted or reordered line is never accepted silently.
  */
-export async function readSessionLog(path: string): Promise<SessionLogContents> {
+export async function readSessionLog(path: string, key: SessionKey): Promise<SessionLogContents> {
   const entries: LogEntry[] = [];
   let previousHash = "";
   let validBytes = 0;
-  // A line that is not JSON is torn only if nothing follows it; decided when the next line comes.
-  let unparsable: { line: number; offset: number; error: string } | undefined;
 
   const scan = await scanLines(path, (bytes, line, offset) => {
-    if (unparsable !== undefined) {
-      throw new SessionLogError("invalid_json", path, `not JSON: ${unparsable.error}`, unparsable.line);
-    }
     let json: unknown;
     try {
       json = JSON.parse(bytes.toString("utf8"));
     } catch (error) {
-      unparsable = { line, offset, error: (error as Error).message };
-      return;
+      throw new SessionLogError(
+        "invalid_json",
+        path,
+        `a complete line that is not JSON (damage, not a torn write): ${(error as Error).message}`,
+        line,
+      );
     }
+    if (line === 1) checkVersion(json, path);
     const entry = parseEntry(json, path, line);
-    checkPosition(entry, previousHash, path, line);
+    checkPosition(entry, path, line);
+    if (!verifyLine(key, bytes)) {
+      throw new SessionLogError(
+        "tampered",
+        path,
+        "the line does not verify with this user's session key: it was edited or forged, or the log was written with another user's or machine's key",
+        line,
+      );
+    }
+    checkChain(entry, previousHash, path, line);
     entries.push(entry);
-    previousHash = lineHash(bytes);
+    previousHash = entry.mac;
     validBytes = offset + bytes.length + 1;
   });
 
-  let tornTail: TornTail | undefined;
-  if (unparsable !== undefined) {
-    if (scan.tailBytes > 0) {
-      throw new SessionLogError("invalid_json", path, `not JSON: ${unparsable.error}`, unparsable.line);
-    }
-    tornTail = {
-      offset: unparsable.offset,
-      bytes: scan.completeBytes - unparsable.offset,
-      line: unparsable.line,
-      reason: "invalid_json",
-    };
-  } else if (scan.tailBytes > 0) {
-    tornTail = {
-      offset: scan.completeBytes,
-      bytes: scan.tailBytes,
-      line: scan.lines + 1,
-      reason: "no_newline",
-    };
-  }
+  const tornTail: TornTail | undefined =
+    scan.tailBytes > 0
+      ? { offset: scan.completeBytes, bytes: scan.tailBytes, line: scan.lines + 1 }
+      : undefined;
 
   const start = entries[0];
   if (start === undefined || start.type !== "session_start") {
@@ -90,9 +93,8 @@ export async function readSessionLog(path: string): Promise<SessionLogContents> 
   }
   const warnings: string[] = [];
   if (tornTail !== undefined) {
-    const why = tornTail.reason === "no_newline" ? "has no final newline" : "is not valid JSON";
     warnings.push(
-      `${path}:${tornTail.line}: dropped a torn last line (${tornTail.bytes} bytes) that ${why}: ` +
+      `${path}:${tornTail.line}: dropped a torn last line (${tornTail.bytes} bytes) that has no final newline: ` +
         "its writer stopped mid-write, so it was never acknowledged",
     );
   }
@@ -123,7 +125,19 @@ function parseEntry(json: unknown, path: string, line: number): LogEntry {
   return { ...header.data, ...body.data };
 }
 
-function checkPosition(entry: LogEntry, previousHash: string, path: string, line: number): void {
+/** Refuses, before the schema would, a `session_start` of another format version, saying why. */
+function checkVersion(json: unknown, path: string): void {
+  const version = (json as { type?: unknown; version?: unknown } | null)?.version;
+  if ((json as { type?: unknown } | null)?.type !== "session_start" || version === SESSION_LOG_VERSION)
+    return;
+  const why =
+    version === 1
+      ? "was written before session logs were keyed (version 1, a plain SHA-256 chain anyone can recompute), so it cannot be told from a forgery and is not continued; start a new session (the file is left as it is)"
+      : `has format version ${JSON.stringify(version)}, which this yoake does not know (it writes ${SESSION_LOG_VERSION})`;
+  throw new SessionLogError("unsupported_version", path, `the log ${why}`, 1);
+}
+
+function checkPosition(entry: LogEntry, path: string, line: number): void {
   if (entry.seq !== line) {
     throw new SessionLogError(
       "out_of_order",
@@ -141,6 +155,13 @@ function checkPosition(entry: LogEntry, previousHash: string, path: string, line
         1,
       );
     }
+  } else if (entry.type === "session_start") {
+    throw new SessionLogError("invalid_entry", path, "session_start after line 1", line);
+  }
+}
+
+function checkChain(entry: LogEntry, previousHash: string, path: string, line: number): void {
+  if (entry.type === "session_start") {
     const expected = entry.previous?.lastHash ?? ZERO_HASH;
     if (entry.prev !== expected) {
       throw new SessionLogError(
@@ -148,20 +169,17 @@ function checkPosition(entry: LogEntry, previousHash: string, path: string, line
         path,
         entry.previous === undefined
           ? "the first entry's prev is not the zero hash"
-          : `the first entry's prev is not the last hash of session ${entry.previous.sessionId}`,
+          : `the first entry's prev is not the last MAC of session ${entry.previous.sessionId}`,
         1,
       );
     }
     return;
   }
-  if (entry.type === "session_start") {
-    throw new SessionLogError("invalid_entry", path, "session_start after line 1", line);
-  }
   if (entry.prev !== previousHash) {
     throw new SessionLogError(
       "broken_chain",
       path,
-      `prev does not match the SHA-256 of line ${line - 1}: line ${line - 1} was altered (or this line's prev was)`,
+      `prev does not match the MAC of line ${line - 1}: a line between them was deleted, or lines were moved`,
       line,
     );
   }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readSessionLog } from "./read.js";
 import { restoreSession } from "./restore.js";
+import { testKey } from "./test-config.js";
 
 describe("the package README's example log", () => {
   it("is a real log: it verifies, and restores to the history it shows", async () => {
@@ -14,7 +15,7 @@ describe("the package README's example log", () => {
     try {
       const path = join(dir, "example.jsonl");
       await writeFile(path, block as string);
-      const contents = await readSessionLog(path);
+      const contents = await readSessionLog(path, testKey);
       expect(contents.warnings).toEqual([]);
       expect(contents.entries).toHaveLength(8);
       const restored = restoreSession(contents.entries);

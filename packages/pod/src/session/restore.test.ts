@@ -10,7 +10,7 @@ import { continueInNewSession } from "./link.js";
 import { readSessionLog } from "./read.js";
 import { restoreSession, restoreSessionFile } from "./restore.js";
 import { SessionLog } from "./session-log.js";
-import { testConfig } from "./test-config.js";
+import { testConfig, testKey } from "./test-config.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -32,7 +32,7 @@ const result = (callId: string): Item => ({
 });
 
 async function logOf(entries: AppendableEntry[]): Promise<string> {
-  const log = await SessionLog.create(dir, { config: testConfig(dir) });
+  const log = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
   for (const entry of entries) await log.append(entry);
   await log.close();
   return log.path;
@@ -61,7 +61,7 @@ describe("restoreSession", () => {
       { type: "pruned", callIds: ["c1"] },
       { type: "run_end", status: "finished" },
     ]);
-    const restored = await restoreSessionFile(path);
+    const restored = await restoreSessionFile(path, testKey);
     expect(restored.history).toEqual([
       user("read @a.ts"),
       { type: "message", role: "system", text: "[File: a.ts]\nx" },
@@ -86,6 +86,7 @@ describe("restoreSession", () => {
         itemEntry(call("w1")),
         { type: "paused", reason: "approval needed for write_file", by: "approvals", pendingCallIds: ["w1"] },
       ]),
+      testKey,
     );
     expect(paused.lastRun).toEqual({
       state: "paused",
@@ -101,24 +102,30 @@ describe("restoreSession", () => {
         { type: "paused", reason: "r", pendingCallIds: [] },
         { type: "resumed" },
       ]),
+      testKey,
     );
     expect(resumedThenKilled.lastRun).toEqual({ state: "interrupted" });
 
     const cancelled = await restoreSessionFile(
       await logOf([{ type: "run_start" }, { type: "cancelled", reason: "the user pressed Esc", by: "user" }]),
+      testKey,
     );
     expect(cancelled.lastRun).toEqual({ state: "cancelled", reason: "the user pressed Esc", by: "user" });
 
     const failed = await restoreSessionFile(
       await logOf([{ type: "run_start" }, { type: "run_end", status: "failed", message: "overloaded" }]),
+      testKey,
     );
     expect(failed.lastRun).toEqual({ state: "failed", message: "overloaded" });
 
-    const interrupted = await restoreSessionFile(await logOf([{ type: "run_start" }, itemEntry(call("k"))]));
+    const interrupted = await restoreSessionFile(
+      await logOf([{ type: "run_start" }, itemEntry(call("k"))]),
+      testKey,
+    );
     expect(interrupted.lastRun).toEqual({ state: "interrupted" });
     expect(interrupted.openToolCalls).toEqual([call("k")]);
 
-    const notified = await restoreSessionFile(await logOf([itemEntry(user("just so you know"))]));
+    const notified = await restoreSessionFile(await logOf([itemEntry(user("just so you know"))]), testKey);
     expect(notified.lastRun).toEqual({ state: "none" });
     expect(notified.history).toEqual([user("just so you know")]);
   });
@@ -130,7 +137,7 @@ describe("restoreSession", () => {
 
 describe("across a compaction", () => {
   it("links the new session to the old one, chain included, and restarts history from the summary", async () => {
-    const old = await SessionLog.create(dir, { config: testConfig(dir) });
+    const old = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     for (const item of [user("a"), call("c1"), result("c1"), assistant("b")])
       await old.append(itemEntry(item));
     await old.append({ type: "pruned", callIds: ["c1"] });
@@ -140,13 +147,14 @@ describe("across a compaction", () => {
       dir,
       summary: "Goal: X. Done: Y.",
       config: testConfig(dir),
+      options: { key: testKey },
     });
     await next.append(itemEntry({ type: "message", role: "system", text: "[File: a.ts]\nx" }));
     await next.append(itemEntry(user("go on")));
     await next.close();
 
-    const oldContents = await readSessionLog(old.path);
-    const nextContents = await readSessionLog(next.path);
+    const oldContents = await readSessionLog(old.path, testKey);
+    const nextContents = await readSessionLog(next.path, testKey);
     // The chain runs on from the old file's last line into the new file's first.
     expect(nextContents.entries[0]?.prev).toBe(oldContents.lastHash);
     expect(nextContents.start.previous).toEqual({ sessionId: old.id, lastHash: oldContents.lastHash });
@@ -220,13 +228,13 @@ describe("a Worker restored from the log alone", () => {
       { blocks: [{ type: "text", text: "It is 12:00." }], usage: { inputTokens: 70, outputTokens: 6 } },
     );
     const first = newWorker();
-    const created = await SessionLog.create(dir, { config: testConfig(dir) });
+    const created = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     const outcome = await loggedRun(created, first, "What time is it?");
     expect(outcome.status).toBe("finished");
     await created.close();
 
     // A new process: nothing but the file.
-    const { log, contents } = await SessionLog.open(created.path);
+    const { log, contents } = await SessionLog.open(created.path, { key: testKey });
     const restored = restoreSession(contents.entries);
     expect(restored.history).toEqual(first.history);
     expect(restored.usage).toEqual(outcome.usage);
@@ -254,6 +262,8 @@ describe("a Worker restored from the log alone", () => {
     for (const fragment of ["What time is it?", "toolu_1", "12:00", "It is 12:00.", "And now?"]) {
       expect(wire).toContain(fragment);
     }
-    expect(restoreSession((await readSessionLog(created.path)).entries).history).toEqual(second.history);
+    expect(restoreSession((await readSessionLog(created.path, testKey)).entries).history).toEqual(
+      second.history,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { addUsage, type Item, type ToolCallItem, type Usage, userMessage } from "@yoake/llm-worker";
+import type { SessionKey } from "./chain.js";
 import type { EntryOf, LogEntry } from "./entry.js";
 import { readSessionLog } from "./read.js";
 
@@ -131,9 +132,12 @@ export function restoreSession(entries: readonly LogEntry[]): RestoredSession {
   };
 }
 
-/** Reads, verifies and restores a log file (a torn tail is dropped: see `warnings`). */
-export async function restoreSessionFile(path: string): Promise<RestoredSession & { warnings: string[] }> {
-  const contents = await readSessionLog(path);
+/** Reads, verifies (with the user's session `key`) and restores a log file (a torn tail is dropped: see `warnings`). */
+export async function restoreSessionFile(
+  path: string,
+  key: SessionKey,
+): Promise<RestoredSession & { warnings: string[] }> {
+  const contents = await readSessionLog(path, key);
   return { ...restoreSession(contents.entries), warnings: contents.warnings };
 }
 

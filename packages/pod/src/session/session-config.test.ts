@@ -6,6 +6,7 @@ import { loadManifest } from "../manifest/load.js";
 import { restoreSessionFile } from "./restore.js";
 import { sessionConfigFromManifest } from "./session-config.js";
 import { createSession } from "./sessions.js";
+import { testKey } from "./test-config.js";
 
 let home: string;
 let project: string;
@@ -42,12 +43,12 @@ describe("sessionConfigFromManifest", () => {
     });
     expect(config.manifestSources.map((source) => source.kind)).toEqual(["defaults", "user", "project"]);
 
-    const log = await createSession(project, { config });
+    const log = await createSession(project, { config }, { key: testKey });
     await log.close();
     const text = await readFile(log.path, "utf8");
     expect(text).not.toContain("SECRET");
     expect(text).not.toContain("MY_GATEWAY_KEY");
-    const { start } = await restoreSessionFile(log.path);
+    const { start } = await restoreSessionFile(log.path, testKey);
     expect(start.config.model.baseURL).toBe("https://gateway.example/v1beta");
     expect(start.config.scope.allow.map((rule) => rule.path)).toContain(".");
     expect(start.redacted).toEqual(["model.baseURL?key"]);

@@ -1,13 +1,22 @@
 /** What went wrong with a session log. */
 export type SessionLogErrorKind =
-  /** A line that is not JSON, before the last line. */
+  /** A complete line (ended by its newline) that is not JSON, wherever it is: damage, not a torn write. */
   | "invalid_json"
   /** A line that is JSON but not a valid entry. */
   | "invalid_entry"
   /** `seq` is not the line number: a line was deleted, inserted or moved. */
   | "out_of_order"
-  /** `prev` is not the SHA-256 of the line before: a line was altered, deleted or moved. */
+  /** `prev` is not the MAC of the line before: a line was deleted or moved (or this `prev` altered). */
   | "broken_chain"
+  /**
+   * The line's MAC does not verify with the user's session key: the line was edited or forged, or
+   * the log was written under another key (another user, another machine).
+   */
+  | "tampered"
+  /** A log format this version does not continue (version 1: an unkeyed chain anyone can recompute). */
+  | "unsupported_version"
+  /** The user's session key file cannot be used (its mode, its owner, its size). */
+  | "session_key"
   /** The file does not start with a `session_start` entry. */
   | "not_a_session_log"
   /** Another live process (or another `SessionLog` in this one) is appending to the log. */

@@ -8,7 +8,7 @@ import { type AppendableEntry, itemEntry } from "./entry.js";
 import { readSessionLog } from "./read.js";
 import { SessionLog } from "./session-log.js";
 import { SessionLogError } from "./session-log-error.js";
-import { testConfig } from "./test-config.js";
+import { testConfig, testKey } from "./test-config.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -35,18 +35,23 @@ describe("SessionLog.create", () => {
       },
       headers: { authorization: "Bearer sk-SECRET" },
     };
-    const log = await SessionLog.create(dir, { config }, { now: () => new Date("2026-11-22T10:00:00Z") });
+    const log = await SessionLog.create(
+      dir,
+      { config },
+      { key: testKey, now: () => new Date("2026-11-22T10:00:00Z") },
+    );
     await log.close();
     const text = await readFile(log.path, "utf8");
     expect(text).not.toContain("SECRET");
     const line = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(line).slice(0, 4)).toEqual(["seq", "ts", "prev", "type"]);
+    expect(Object.keys(line).at(-1)).toBe("mac");
     expect(line).toMatchObject({
       seq: 1,
       ts: "2026-11-22T10:00:00.000Z",
       prev: "0".repeat(64),
       type: "session_start",
-      version: 1,
+      version: 2,
       sessionId: log.id,
       config: { model: { scheme: "gemini", baseURL: "https://generativelanguage.googleapis.com/v1beta" } },
       redacted: ["model.baseURL?key", "model.apiKey", "headers"],
@@ -58,15 +63,17 @@ describe("SessionLog.create", () => {
 
   it("refuses a config the schema rejects, leaving no file", async () => {
     const bad = { ...testConfig(dir), scope: "everything" } as unknown as ReturnType<typeof testConfig>;
-    await expect(SessionLog.create(dir, { config: bad })).rejects.toMatchObject({ kind: "invalid_entry" });
+    await expect(SessionLog.create(dir, { config: bad }, { key: testKey })).rejects.toMatchObject({
+      kind: "invalid_entry",
+    });
     expect(await readdir(dir)).toEqual([]);
   });
 
   it("refuses an id that exists", async () => {
-    const first = await SessionLog.create(dir, { config: testConfig(dir) });
+    const first = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     await first.close();
     await expect(
-      SessionLog.create(dir, { config: testConfig(dir), sessionId: first.id }),
+      SessionLog.create(dir, { config: testConfig(dir), sessionId: first.id }, { key: testKey }),
     ).rejects.toMatchObject({
       kind: "already_exists",
     });
@@ -112,10 +119,10 @@ describe("SessionLog.append", () => {
         citations: [{ url: "u" }],
       },
     ];
-    const log = await SessionLog.create(dir, { config: testConfig(dir) });
+    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     for (const item of items) await log.append(itemEntry(item));
     await log.close();
-    const { entries } = await readSessionLog(log.path);
+    const { entries } = await readSessionLog(log.path, testKey);
     expect(entries.slice(1).map((entry) => (entry.type === "item" ? entry.item : entry))).toEqual(items);
   });
 
@@ -135,7 +142,7 @@ describe("SessionLog.append", () => {
   });
 
   it("serializes concurrent appends in call order, none interleaved, each resolving with its seq", async () => {
-    const log = await SessionLog.create(dir, { config: testConfig(dir) });
+    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     const big = "z".repeat(100_000);
     const receipts = await Promise.all(
       Array.from({ length: 300 }, (_, i) => log.append(reply(i % 10 === 0 ? `${i} ${big}` : String(i)))),
@@ -144,7 +151,7 @@ describe("SessionLog.append", () => {
     expect(log.seq).toBe(301);
     expect(log.lastHash).toBe(receipts[299]?.hash);
     await log.close();
-    const { entries } = await readSessionLog(log.path);
+    const { entries } = await readSessionLog(log.path, testKey);
     const texts = entries
       .slice(1)
       .map((entry) => (entry.type === "item" && entry.item.type === "message" ? entry.item.text : ""));
@@ -152,7 +159,7 @@ describe("SessionLog.append", () => {
   });
 
   it("rejects an invalid entry without spending a seq", async () => {
-    const log = await SessionLog.create(dir, { config: testConfig(dir) });
+    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     const invalid = {
       type: "item",
       item: { type: "message", role: "narrator", text: "" },
@@ -162,25 +169,25 @@ describe("SessionLog.append", () => {
     await expect(log.append(start)).rejects.toThrow("session_start is written by create() only");
     expect(await log.append(reply("ok"))).toMatchObject({ seq: 2 });
     await log.close();
-    expect((await readSessionLog(log.path)).entries).toHaveLength(2);
+    expect((await readSessionLog(log.path, testKey)).entries).toHaveLength(2);
   });
 
   it("with batch durability acknowledges before the sync, and close() syncs", async () => {
     const log = await SessionLog.create(
       dir,
       { config: testConfig(dir) },
-      { durability: "batch", batchIntervalMs: 10_000 },
+      { key: testKey, durability: "batch", batchIntervalMs: 10_000 },
     );
     for (let i = 0; i < 50; i += 1) await log.append(reply(String(i)));
     // Written (visible to another reader) though not yet synced.
-    expect((await readSessionLog(log.path)).entries).toHaveLength(51);
+    expect((await readSessionLog(log.path, testKey)).entries).toHaveLength(51);
     await log.flush();
     await log.close();
-    expect((await readSessionLog(log.path)).entries).toHaveLength(51);
+    expect((await readSessionLog(log.path, testKey)).entries).toHaveLength(51);
   });
 
   it("refuses appends after close", async () => {
-    const log = await SessionLog.create(dir, { config: testConfig(dir) });
+    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     await log.close();
     await expect(log.append(reply("late"))).rejects.toMatchObject({ kind: "write_failed" });
   });
@@ -188,25 +195,25 @@ describe("SessionLog.append", () => {
 
 describe("the single-writer lock", () => {
   it("refuses a second writer in this process until the first closes", async () => {
-    const log = await SessionLog.create(dir, { config: testConfig(dir) });
-    await expect(SessionLog.open(log.path)).rejects.toMatchObject({ kind: "locked" });
+    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
+    await expect(SessionLog.open(log.path, { key: testKey })).rejects.toMatchObject({ kind: "locked" });
     await log.close();
-    const { log: again } = await SessionLog.open(log.path);
+    const { log: again } = await SessionLog.open(log.path, { key: testKey });
     await again.close();
   });
 
   it("refuses a writer while the process named in the lock lives, and takes over a dead one's", async () => {
-    const log = await SessionLog.create(dir, { config: testConfig(dir) });
+    const log = await SessionLog.create(dir, { config: testConfig(dir) }, { key: testKey });
     await log.close();
     // The parent of this process is alive and is not this process.
     await writeFile(`${log.path}.lock`, `${process.ppid}\n`);
-    const refused = await SessionLog.open(log.path).catch((error: unknown) => error);
+    const refused = await SessionLog.open(log.path, { key: testKey }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SessionLogError);
     expect((refused as SessionLogError).message).toContain(`process ${process.ppid} is appending to it`);
 
     const exited = spawnSync(process.execPath, ["-e", ""]);
     await writeFile(`${log.path}.lock`, `${exited.pid}\n`);
-    const { log: taken } = await SessionLog.open(log.path);
+    const { log: taken } = await SessionLog.open(log.path, { key: testKey });
     expect(await readFile(`${log.path}.lock`, "utf8")).toBe(`${process.pid}\n`);
     await taken.close();
     expect(await readdir(dir)).toEqual([`${log.id}.jsonl`]);

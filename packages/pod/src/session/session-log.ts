@@ -2,7 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { v7 as newSessionId } from "uuid";
-import { lineHash, ZERO_HASH } from "./chain.js";
+import { type SealedLine, type SessionKey, sealLine, ZERO_HASH } from "./chain.js";
 import {
   type AppendableEntry,
   type EntryBody,
@@ -26,6 +26,8 @@ import { acquireWriterLock, type WriterLock } from "./writer-lock.js";
 export type Durability = "every" | "batch";
 
 export interface SessionLogOptions {
+  /** The user's session key (`loadSessionKey`): every line is sealed and verified with it. */
+  key: SessionKey;
   /** Default `every`. */
   durability?: Durability;
   /** With `batch`: the longest an acknowledged entry waits for its sync. Default 200 ms. */
@@ -46,7 +48,7 @@ export interface SessionStartInput {
   firstEntries?: readonly AppendableEntry[];
 }
 
-/** An appended entry: its line number and the hash the next entry will carry as `prev`. */
+/** An appended entry: its line number and its MAC, which the next entry carries as `prev`. */
 export interface AppendReceipt {
   seq: number;
   hash: string;
@@ -77,6 +79,7 @@ const DEFAULT_BATCH_INTERVAL_MS = 200;
 export class SessionLog {
   readonly #handle: FileHandle;
   readonly #lock: WriterLock;
+  readonly #key: SessionKey;
   readonly #durability: Durability;
   readonly #batchIntervalMs: number;
   readonly #now: () => Date;
@@ -100,6 +103,7 @@ export class SessionLog {
   ) {
     this.#handle = handle;
     this.#lock = lock;
+    this.#key = options.key;
     this.#seq = seq;
     this.#lastHash = lastHash;
     this.#durability = options.durability ?? "every";
@@ -116,7 +120,7 @@ export class SessionLog {
   static async create(
     dir: string,
     start: SessionStartInput,
-    options: SessionLogOptions = {},
+    options: SessionLogOptions,
   ): Promise<SessionLog> {
     await mkdir(dir, { recursive: true });
     const id = start.sessionId ?? newSessionId();
@@ -125,7 +129,7 @@ export class SessionLog {
     const now = options.now ?? (() => new Date());
     const { value: config, dropped } = redactSecrets(start.config);
     const lines = [
-      serializeEntry(path, 1, start.previous?.lastHash ?? ZERO_HASH, now(), {
+      serializeEntry(options.key, path, 1, start.previous?.lastHash ?? ZERO_HASH, now(), {
         type: "session_start",
         version: SESSION_LOG_VERSION,
         sessionId: id,
@@ -136,7 +140,9 @@ export class SessionLog {
     ];
     for (const entry of start.firstEntries ?? []) {
       const last = lines[lines.length - 1] as SerializedLine;
-      lines.push(serializeEntry(path, lines.length + 1, last.hash, now(), refuseSessionStart(path, entry)));
+      lines.push(
+        serializeEntry(options.key, path, lines.length + 1, last.mac, now(), refuseSessionStart(path, entry)),
+      );
     }
     const last = lines[lines.length - 1] as SerializedLine;
 
@@ -154,7 +160,7 @@ export class SessionLog {
       await rename(temporary, path);
       await syncDirectory(dir);
       const handle = await open(path, "a");
-      return new SessionLog(id, path, handle, lock, lines.length, last.hash, options);
+      return new SessionLog(id, path, handle, lock, lines.length, last.mac, options);
     } catch (error) {
       await unlink(temporary).catch(() => undefined);
       await lock.release();
@@ -163,14 +169,16 @@ export class SessionLog {
   }
 
   /**
-   * Opens an existing log for appending: verifies it (`readSessionLog`; a broken chain throws),
-   * truncates a torn last line away (reported in `contents.warnings`) so new lines follow the last
-   * good one, and takes the single-writer lock.
+   * Opens an existing log for appending: verifies it (`readSessionLog`), truncates a torn last
+   * line (no final newline: never acknowledged; reported in `contents.warnings`) away so new lines
+   * follow the last complete one, and takes the single-writer lock. A damaged complete line throws
+   * its `SessionLogError` and the file is left as it is: cutting it would lose an entry that may have
+   * been acknowledged, and appending after it would fork the chain.
    */
-  static async open(path: string, options: SessionLogOptions = {}): Promise<OpenedSessionLog> {
+  static async open(path: string, options: SessionLogOptions): Promise<OpenedSessionLog> {
     const lock = await acquireWriterLock(path);
     try {
-      const contents = await readSessionLog(path);
+      const contents = await readSessionLog(path, options.key);
       const handle = await open(path, "a");
       if (contents.tornTail !== undefined) {
         try {
@@ -202,7 +210,7 @@ export class SessionLog {
     return this.#seq;
   }
 
-  /** The hash of the last line appended: the next entry's `prev`, or the `previous.lastHash` of a continuation. */
+  /** The MAC of the last line appended: the next entry's `prev`, or the `previous.lastHash` of a continuation. */
   get lastHash(): string {
     return this.#lastHash;
   }
@@ -219,6 +227,7 @@ export class SessionLog {
     let line: SerializedLine;
     try {
       line = serializeEntry(
+        this.#key,
         this.path,
         this.#seq + 1,
         this.#lastHash,
@@ -229,8 +238,8 @@ export class SessionLog {
       return Promise.reject(error);
     }
     this.#seq += 1;
-    this.#lastHash = line.hash;
-    const receipt = { seq: this.#seq, hash: line.hash };
+    this.#lastHash = line.mac;
+    const receipt = { seq: this.#seq, hash: line.mac };
     return new Promise((resolve, reject) => {
       this.#queue.push({ bytes: line.bytes, receipt, resolve, reject });
       this.#draining ??= this.#drain();
@@ -317,18 +326,21 @@ export class SessionLog {
   }
 }
 
-interface SerializedLine {
-  /** The line and its newline, as written. */
-  bytes: Buffer;
-  /** SHA-256 of the line without its newline. */
-  hash: string;
-}
+type SerializedLine = SealedLine;
 
 /**
- * One line of the log. The body is validated first, so nothing is written that a reader would
- * reject, and written as validated (unknown keys dropped): the bytes hashed are the bytes read back.
+ * One line of the log, sealed with its MAC. The body is validated first, so nothing is written that
+ * a reader would reject, and written as validated (unknown keys dropped): the bytes the MAC covers
+ * are the bytes read back.
  */
-function serializeEntry(path: string, seq: number, prev: string, ts: Date, body: EntryBody): SerializedLine {
+function serializeEntry(
+  key: SessionKey,
+  path: string,
+  seq: number,
+  prev: string,
+  ts: Date,
+  body: EntryBody,
+): SerializedLine {
   const parsed = entryBodySchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -339,11 +351,7 @@ function serializeEntry(path: string, seq: number, prev: string, ts: Date, body:
       `refused to write an invalid entry: ${where}${issue?.message}`,
     );
   }
-  const bytes = Buffer.from(
-    `${JSON.stringify({ seq, ts: ts.toISOString(), prev, ...parsed.data })}\n`,
-    "utf8",
-  );
-  return { bytes, hash: lineHash(bytes.subarray(0, bytes.length - 1)) };
+  return sealLine(key, JSON.stringify({ seq, ts: ts.toISOString(), prev, ...parsed.data }));
 }
 
 function refuseSessionStart(path: string, entry: AppendableEntry): AppendableEntry {

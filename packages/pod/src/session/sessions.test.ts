@@ -13,7 +13,7 @@ import {
   type SessionInfo,
   sessionsDir,
 } from "./sessions.js";
-import { testConfig } from "./test-config.js";
+import { testConfig, testKey } from "./test-config.js";
 
 let root: string;
 beforeEach(async () => {
@@ -32,6 +32,7 @@ const ID_C = "01947000-0000-7000-8000-000000000003";
 function clockFrom(iso: string): SessionLogOptions {
   let at = Date.parse(iso);
   return {
+    key: testKey,
     now: () => {
       const now = new Date(at);
       at += 1000;
@@ -73,7 +74,7 @@ describe("where sessions live", () => {
   it("a project without sessions lists none", async () => {
     expect(await listSessions(root)).toEqual([]);
     expect(await latestSession(root)).toBeUndefined();
-    await expect(openSession(root, "latest")).rejects.toMatchObject({ kind: "not_found" });
+    await expect(openSession(root, "latest", { key: testKey })).rejects.toMatchObject({ kind: "not_found" });
   });
 });
 
@@ -123,13 +124,58 @@ describe("listSessions", () => {
     expect(await latestSession(root)).toMatchObject({ id: ID_A });
   });
 
+  it("lists a complete but damaged last line as a problem, not a torn tail; --continue then refuses it", async () => {
+    await session(ID_C, "2026-11-22T09:00:00Z", ["older"]);
+    await session(ID_A, "2026-11-22T10:00:00Z", ["hi"]);
+    const damaged = join(sessionsDir(root), `${ID_A}.jsonl`);
+    await appendFile(damaged, '{"seq":4,"ts":"2026-11-22T12:00:00.000Z","prev":\n');
+    const info = (await listSessions(root)).find((candidate) => candidate.id === ID_A);
+    expect(info).toMatchObject({
+      entryCount: 4,
+      tornTail: false,
+      lastActivity: "2026-11-22T10:00:02.000Z",
+      problem: "line 4 is not a valid entry",
+    });
+    // The damaged log is still the latest: continuing it names the damage instead of falling back.
+    expect((await latestSession(root))?.id).toBe(ID_A);
+    await expect(openSession(root, "latest", { key: testKey })).rejects.toMatchObject({
+      kind: "invalid_json",
+      line: 4,
+    });
+    expect(await readFile(damaged, "utf8")).toMatch(/"prev":\n$/);
+  });
+
+  it("dates a log of the old unkeyed format, so --continue reaches it and says why it refuses it", async () => {
+    await session(ID_C, "2026-11-22T09:00:00Z", ["newer format, older session"]);
+    await session(ID_A, "2026-11-22T10:00:00Z", ["hi"]);
+    const old = join(sessionsDir(root), `${ID_A}.jsonl`);
+    const v1 = (await readFile(old, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => {
+        const { mac: _mac, ...entry } = JSON.parse(line) as Record<string, unknown>;
+        return JSON.stringify(entry.type === "session_start" ? { ...entry, version: 1 } : entry);
+      });
+    await writeFile(old, `${v1.join("\n")}\n`);
+    expect((await listSessions(root)).find((info) => info.id === ID_A)).toMatchObject({
+      started: "2026-11-22T10:00:00.000Z",
+      problem: "log format version 1",
+    });
+    expect((await latestSession(root))?.id).toBe(ID_A);
+    await expect(openSession(root, "latest", { key: testKey })).rejects.toMatchObject({
+      kind: "unsupported_version",
+      line: 1,
+    });
+  });
+
   it("links a compacted session and its continuation both ways", async () => {
-    const old = await createSession(root, { config: testConfig(root) });
+    const old = await createSession(root, { config: testConfig(root) }, { key: testKey });
     await old.append({ type: "user_input", segments: [{ type: "text", text: "begin" }], text: "begin" });
     const next = await continueInNewSession(old, {
       dir: sessionsDir(root),
       summary: "so far",
       config: testConfig(root),
+      options: { key: testKey },
     });
     await next.close();
     const byId = new Map((await listSessions(root)).map((info) => [info.id, info]));
@@ -155,7 +201,7 @@ describe("latestSession, findSession, openSession", () => {
     });
     await next.close();
     expect((await latestSession(root))?.id).toBe(next.id);
-    const { log: opened, contents } = await openSession(root, "latest");
+    const { log: opened, contents } = await openSession(root, "latest", { key: testKey });
     expect(opened.id).toBe(next.id);
     expect(contents.entries.map((entry) => entry.type)).toEqual(["session_start", "compaction"]);
     await opened.close();
@@ -170,7 +216,7 @@ describe("latestSession, findSession, openSession", () => {
     expect((await findSession(root, ID_A.toUpperCase())).id).toBe(ID_A);
     await expect(findSession(root, "01937d6e")).rejects.toThrow(`matches 2 sessions: ${ID_A}, ${ID_B}`);
     await expect(findSession(root, "ffff")).rejects.toMatchObject({ kind: "not_found" });
-    const { log } = await openSession(root, "0194");
+    const { log } = await openSession(root, "0194", { key: testKey });
     expect(log.id).toBe(ID_C);
     await log.close();
   });

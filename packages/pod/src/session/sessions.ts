@@ -1,7 +1,7 @@
 import { open, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isBlobId } from "@yoake/llm-worker";
-import { type EntryBody, entryBodySchema } from "./entry.js";
+import { type EntryBody, entryBodySchema, SESSION_LOG_VERSION } from "./entry.js";
 import { scanLines } from "./line-reader.js";
 import {
   type OpenedSessionLog,
@@ -43,7 +43,10 @@ export interface SessionInfo {
   next?: string;
   /** Bytes after the last newline: a crash mid-write; `open` will drop them. */
   tornTail: boolean;
-  /** Why line 1 or the last line could not be read; such a log is listed but cannot be opened as is. */
+  /**
+   * Why line 1 or the last complete line could not be read: damage, which opening the log reports
+   * with its line (the log is never cut back to hide it).
+   */
   problem?: string;
 }
 
@@ -56,7 +59,7 @@ export function sessionsDir(projectRoot: string): string {
 export async function createSession(
   projectRoot: string,
   start: SessionStartInput,
-  options?: SessionLogOptions,
+  options: SessionLogOptions,
 ): Promise<SessionLog> {
   const dir = sessionsDir(projectRoot);
   const log = await SessionLog.create(dir, start, options);
@@ -95,10 +98,12 @@ export async function listSessions(projectRoot: string): Promise<SessionInfo[]> 
 
 /**
  * The session to resume by default: the one active most recently, then followed along its
- * `next` links to the newest continuation.
+ * `next` links to the newest continuation. A log whose first line is unreadable cannot be dated
+ * and is passed over; one damaged further down still counts, so continuing it reports the damage
+ * rather than silently picking an older session.
  */
 export async function latestSession(projectRoot: string): Promise<SessionInfo | undefined> {
-  const sessions = (await listSessions(projectRoot)).filter((session) => session.problem === undefined);
+  const sessions = (await listSessions(projectRoot)).filter((session) => session.started !== "");
   let latest: SessionInfo | undefined;
   for (const session of sessions) {
     if (
@@ -146,7 +151,7 @@ export async function findSession(projectRoot: string, idOrPrefix: string): Prom
 export async function openSession(
   projectRoot: string,
   idOrPrefix: string | "latest",
-  options?: SessionLogOptions,
+  options: SessionLogOptions,
 ): Promise<OpenedSessionLog> {
   if (idOrPrefix === "latest") {
     const latest = await latestSession(projectRoot);
@@ -160,7 +165,7 @@ export async function openSession(
 async function describeSession(id: string, path: string): Promise<SessionInfo> {
   let firstLine: Buffer | undefined;
   let firstUserLine: Buffer | undefined;
-  // The last two lines: a last line that is not JSON is a torn tail, and the one before it counts.
+  // The last two complete lines: when the last is damaged, the one before dates the session.
   let last = { offset: 0, length: 0 };
   let beforeLast = last;
   const scan = await scanLines(path, (line, lineNumber, offset) => {
@@ -177,8 +182,11 @@ async function describeSession(id: string, path: string): Promise<SessionInfo> {
     entryCount: scan.lines,
     tornTail: scan.tailBytes > 0,
   };
-  const start = parseLine(firstLine);
-  if (start?.type !== "session_start") return { ...info, problem: "line 1 is not a session_start entry" };
+  const first = parseStart(firstLine);
+  if (first === undefined) return { ...info, problem: "line 1 is not a session_start entry" };
+  const { start, version } = first;
+  // An older format is still dated, so `--continue` reaches it and says why it cannot go on.
+  if (version !== SESSION_LOG_VERSION) info.problem = `log format version ${JSON.stringify(version)}`;
   info.started = start.ts;
   info.lastActivity = start.ts;
   if (start.previous !== undefined) info.previous = start.previous.sessionId;
@@ -186,15 +194,13 @@ async function describeSession(id: string, path: string): Promise<SessionInfo> {
   if (user?.type === "user_input") info.firstUserText = cut(user.text);
   if (scan.lines > 1) {
     let end = parseLine(await readRange(path, last.offset, last.length));
-    if (end === undefined && scan.tailBytes === 0) {
-      info.tornTail = true;
-      info.entryCount -= 1;
-      end =
-        info.entryCount === 1
-          ? start
-          : parseLine(await readRange(path, beforeLast.offset, beforeLast.length));
+    if (end === undefined) {
+      // A complete line is damage, not a torn write: listed with its problem (opening it refuses),
+      // and dated by the line before so `latestSession` still sees it as the latest.
+      info.problem = `line ${scan.lines} is not a valid entry`;
+      end = scan.lines === 2 ? start : parseLine(await readRange(path, beforeLast.offset, beforeLast.length));
+      if (end === undefined) return info;
     }
-    if (end === undefined) return { ...info, problem: `line ${scan.lines} is not a valid entry` };
     info.lastActivity = end.ts;
     if (end.type === "compaction" && end.sessionId !== id) info.next = end.sessionId;
   }
@@ -216,12 +222,32 @@ function isUserInput(line: Buffer): boolean {
 type ParsedLine = EntryBody & { ts: string };
 
 function parseLine(line: Buffer | undefined): ParsedLine | undefined {
+  const json = parseJson(line);
+  return json === undefined ? undefined : entryOf(json);
+}
+
+/** Line 1 as a `session_start` of whatever format version it has, and that version. */
+function parseStart(
+  line: Buffer | undefined,
+): { start: Extract<ParsedLine, { type: "session_start" }>; version: unknown } | undefined {
+  const json = parseJson(line);
+  if (json === undefined) return undefined;
+  const start = entryOf({ ...json, version: SESSION_LOG_VERSION });
+  return start?.type === "session_start" ? { start, version: json.version } : undefined;
+}
+
+function entryOf(json: Record<string, unknown>): ParsedLine | undefined {
+  const body = entryBodySchema.safeParse(json);
+  return body.success && typeof json.ts === "string" ? { ...body.data, ts: json.ts } : undefined;
+}
+
+function parseJson(line: Buffer | undefined): Record<string, unknown> | undefined {
   if (line === undefined) return undefined;
   try {
     const json: unknown = JSON.parse(line.toString("utf8"));
-    const body = entryBodySchema.safeParse(json);
-    const ts = (json as { ts?: unknown }).ts;
-    return body.success && typeof ts === "string" ? { ...body.data, ts } : undefined;
+    return typeof json === "object" && json !== null && !Array.isArray(json)
+      ? (json as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

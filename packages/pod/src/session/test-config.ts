@@ -1,3 +1,4 @@
+import { SessionKey } from "./chain.js";
 import type { SessionConfig } from "./entry.js";
 
 /** A plausible `session_start` config for tests, rooted at `projectRoot`. */
@@ -19,3 +20,9 @@ export function testConfig(projectRoot: string): SessionConfig {
     manifestSources: [{ kind: "defaults", source: "defaults", loaded: true }],
   };
 }
+
+/**
+ * The session key of tests: the bytes 0x00 to 0x1f (also the key the package README's example log
+ * was written with). Real keys are random (`loadSessionKey`).
+ */
+export const testKey = SessionKey.fromBytes(Uint8Array.from({ length: 32 }, (_, i) => i));

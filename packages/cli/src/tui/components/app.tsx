@@ -88,6 +88,12 @@ function firstState(pod: PodLike, title: string | undefined): UiState {
   const history = pod.fetchHistory === undefined ? pod.history : undefined;
   if (history !== undefined && history.length > 0)
     state = uiReducer(state, { type: "history_loaded", items: history, title: EARLIER });
+  for (const message of pod.restored?.warnings ?? [])
+    state = uiReducer(state, {
+      type: "pod_event",
+      event: { type: "alert", level: "warn", message, source: "session" },
+      at: Date.now(),
+    });
   if (pod.pendingPermission !== undefined)
     state = uiReducer(state, {
       type: "pod_event",
