@@ -317,6 +317,8 @@ export class Worker extends WorkerEvents implements WorkerApi {
         turns++;
         this.hub.emit({ type: "turn_start", turn: turns });
         const response = await this.streamTurn(request, turns, signal);
+        // Before anyone sees the response whole: listeners and the history get the same call ids.
+        const duplicates = separateDuplicateCalls(response);
         usage = addUsage(usage, response.usage);
         this.previousUsage = response.usage;
         this.hub.emit({ type: "turn_end", turn: turns, response });
@@ -329,7 +331,6 @@ export class Worker extends WorkerEvents implements WorkerApi {
           const error = response.error ?? { kind: "stream" as const, message: "the response failed" };
           return { status: "failed", error: { kind: "llm", message: error.message, error }, usage, turns };
         }
-        const duplicates = separateDuplicateCalls(response);
         this.items.push(...response.items);
         if (response.toolCalls.length > 0) {
           const decisions: ToolStage["decisions"] = [];
