@@ -2,7 +2,7 @@ import type { LlmClient, RetryNotice } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
-import { type Response, ResponseAssembler, type ToolCall } from "../llm-client/response.js";
+import { type Response, ResponseAssembler } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { separateDuplicateCalls } from "./duplicate-calls.js";
