@@ -2,7 +2,7 @@ import type { LlmClient, RetryNotice } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
-import { type Response, ResponseAssembler, type ToolCall } from "../llm-client/response.js";
+import { type Response, ResponseAssembler } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { separateDuplicateCalls } from "./duplicate-calls.js";
@@ -337,6 +337,8 @@ export class Worker extends WorkerEvents implements WorkerApi {
         turns++;
         this.hub.emit({ type: "turn_start", turn: turns });
         const response = await this.streamTurn(request, turns, signal);
+        // Before anyone sees the response whole: listeners and the history get the same call ids.
+        const duplicates = separateDuplicateCalls(response);
         usage = addUsage(usage, response.usage);
         this.previousUsage = response.usage;
         this.hub.emit({ type: "turn_end", turn: turns, response });
@@ -349,7 +351,6 @@ export class Worker extends WorkerEvents implements WorkerApi {
           const error = response.error ?? { kind: "stream" as const, message: "the response failed" };
           return { status: "failed", error: { kind: "llm", message: error.message, error }, usage, turns };
         }
-        const duplicates = separateDuplicateCalls(response);
         this.items.push(...response.items);
         if (response.toolCalls.length > 0) {
           const decisions: ToolStage["decisions"] = [];

@@ -35,9 +35,15 @@ describe("a call id repeated within one response", () => {
       { blocks: [{ type: "text", text: "done" }] },
     );
     const worker = workerOn(mock(), "anthropic", { tools: [charge] });
+    const idsAtTurnEnd: string[][] = [];
+    worker.on("turn_end", (e) =>
+      idsAtTurnEnd.push(e.response.items.flatMap((i) => (i.type === "tool_call" ? [i.callId] : []))),
+    );
     const result = await worker.run("charge twice");
     expect(result.status).toBe("finished");
     expect(ran).toEqual(["5"]);
+    // Listeners see the ids history keeps (a session log writes them at turn end).
+    expect(idsAtTurnEnd[0]).toEqual(["call_1", "call_1_dup2"]);
     expectEveryCallAnswered(worker.history);
     expect(results(worker.history)).toMatchObject([
       { callId: "call_1", content: "charged 5" },
