@@ -4,8 +4,9 @@ import type { PruneOptions } from "./prune-interceptor.js";
 /**
  * The context policy for a Worker with a BlobStore, as the Pod runs it. Seed 003's defaults
  * (`DEFAULT_PRUNE_CONFIG`, 3 protected turns) and seed 000's 800-byte inline limit stay the
- * library's defaults; this is the combination the context benchmark (`bench:context`) measured
- * best in every shape of session, and why each differs from the seed:
+ * library's defaults; this is the combination that meets the context benchmark's targets
+ * (`bench:context`, table in the README) in one-turn and short-turn sessions, and why each
+ * differs from the seed:
  *
  * - `protectedTurns: 0`, `protectedTailTokens: 4096`: a one-turn headless run protects everything
  *   by turns, so prune never fired there; a 4k-token tail of results keeps what the model is
