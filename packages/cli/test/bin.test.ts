@@ -135,7 +135,7 @@ describe("yoake demo -p", () => {
     expect(text).toMatch(/⚙ inspect [0-9a-f-]+ lines:305-307/);
     expect(text).toContain("307 requests failed");
     // The pruned context.
-    expect(text).toMatch(/✂ context pruned before request \d+: 3 old tool result\(s\)/);
+    expect(text).toMatch(/✂ context pruned before request \d+: \d+ old tool result\(s\)/);
     expect(text).toContain("Along the way the Pod pruned my context");
     expect(text).toContain("end of the demo");
   });

@@ -59,7 +59,8 @@ describe("Pod.create", () => {
 
   it("keeps large tool outputs in a BlobStore under the Pod's data directory, outside the project", async () => {
     const { createPod, mock, put, base, project } = bed();
-    for (let i = 0; i < 60; i++) put(`src/module-${i}.ts`, "");
+    // Over the Pod's inline limit (1,536 tokens): 90 long paths.
+    for (let i = 0; i < 90; i++) put(`src/features/${"nested/".repeat(8)}module-${i}.ts`, "");
     mock.enqueue(toolCall("glob", { pattern: "src/**/*.ts" }), answer("many files"));
     const pod = await createPod();
     await pod.run("list the sources");

@@ -2,6 +2,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 import {
   addUsage,
+  BLOB_STORE_PRUNE_OPTIONS,
+  BLOB_STORE_TOOL_OUTPUT,
   createInspectTool,
   FsBlobStore,
   type Item,
@@ -145,7 +147,11 @@ export class Pod {
     };
     // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
     const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", logOptions);
-    const prune = pruneInterceptor({ prunedCallIds: opened.restored?.prunedCallIds ?? [] });
+    // The policy measured for a Worker with a BlobStore (see BLOB_STORE_PRUNE_OPTIONS).
+    const prune = pruneInterceptor({
+      ...BLOB_STORE_PRUNE_OPTIONS,
+      prunedCallIds: opened.restored?.prunedCallIds ?? [],
+    });
     const session = new PodSession(opened, {
       manifest,
       cwd: options.cwd,
@@ -174,6 +180,7 @@ export class Pod {
       ],
       hooks,
       blobStore,
+      toolOutput: BLOB_STORE_TOOL_OUTPUT,
       maxTurns: manifest.limits.turns,
       generation: manifest.generation,
       ...(opened.restored !== undefined && { history: opened.restored.history }),

@@ -110,6 +110,13 @@ const failures: Step = ({ call, called, result }) => {
 
 /** Extra checks step 4 may make while the context has not been pruned yet. */
 const CHECKS: ReadonlyArray<{ key: string; name: string; args: Record<string, unknown>; say: string }> = [
+  // A long read first: the older results then leave the Pod's 4k-token tail and can be pruned.
+  {
+    key: "log-on",
+    name: "read_file",
+    args: { path: "logs/server.log", offset: 168 },
+    say: "First reading on in the log, in case a failure further down is not about a language.",
+  },
   { key: "check", name: "read_file", args: { path: "src/greet.ts" }, say: "Reading src/greet.ts again." },
   {
     key: "others",

@@ -107,9 +107,9 @@ export function plantLine(lines: string[], fraction: number, line: string): numb
 const FIRST = ["ada", "bo", "chen", "dara", "eli", "fumi", "gus", "hana", "ivo", "jun", "kai", "lea"];
 const LAST = ["sato", "meyer", "okafor", "silva", "novak", "kim", "haas", "rossi", "tanaka", "berg"];
 
-/** 5,000 customer records, as an API returns them. */
-export function records(count: number): Record<string, unknown>[] {
-  const w = new Words(randomFrom(5000));
+/** `count` customer records, as an API returns them (`seed` picks other people). */
+export function records(count: number, seed = 5000): Record<string, unknown>[] {
+  const w = new Words(randomFrom(seed));
   return Array.from({ length: count }, (_, id) => {
     const first = w.pick(FIRST);
     const last = w.pick(LAST);
@@ -180,4 +180,49 @@ export function listing(seed: number): string {
     () =>
       `${w.pick(["-rw-r--r--", "drwxr-xr-x"])} ${String(w.int(80, 90_000)).padStart(6)} ${w.word()}-${w.word()}.ts`,
   ).join("\n");
+}
+
+/**
+ * `groups` matches of `pattern` as `grep -n -C2` prints them: each match (`path:line:  code`)
+ * with two lines of context either side (`path-line-  code`), groups separated by `--`.
+ * Returns the lines and the indices of the match lines.
+ */
+export function grepWithContext(
+  seed: number,
+  pattern: string,
+  groups: number,
+): { lines: string[]; matches: number[] } {
+  const w = new Words(randomFrom(seed));
+  const lines: string[] = [];
+  const matches: number[] = [];
+  for (let g = 0; g < groups; g++) {
+    if (g > 0) lines.push("--");
+    const path = `src/${w.word()}/${w.word()}-${w.word()}.ts`;
+    const at = w.int(3, 2_000);
+    for (let d = -2; d <= 2; d++) {
+      if (d === 0) {
+        matches.push(lines.length);
+        lines.push(`${path}:${at}:  const ${w.word()}${g} = ${pattern}(${w.word()}, ${w.int(0, 9000)});`);
+      } else lines.push(`${path}-${at + d}-${codeLine(w, at + d)}`);
+    }
+  }
+  return { lines, matches };
+}
+
+/** `count` lines of a build or test log: timestamps, steps, compiled modules, passing tests. */
+export function logLines(seed: number, count: number): string[] {
+  const w = new Words(randomFrom(seed));
+  return Array.from({ length: count }, (_, i) => {
+    const time = `[${String(Math.floor(i / 3600) % 24).padStart(2, "0")}:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}]`;
+    switch (w.int(0, 3)) {
+      case 0:
+        return `${time} compiled src/${w.word()}/${w.word()}-${w.word()}.ts in ${w.int(1, 900)} ms`;
+      case 1:
+        return `${time}   ✓ ${w.word()} ${w.word()}s the ${w.word()} when the ${w.word()} is ${w.word()} (${w.int(1, 90)} ms)`;
+      case 2:
+        return `${time} [${w.word()}] emitted ${w.int(1, 400)} chunks, ${w.int(1, 9000)} kB`;
+      default:
+        return `${time} resolving ${w.word()}-${w.word()}@${w.int(1, 9)}.${w.int(0, 20)}.${w.int(0, 9)}`;
+    }
+  });
 }

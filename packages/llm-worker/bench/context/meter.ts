@@ -60,6 +60,10 @@ export interface RequestCount {
   cacheWriteTokens: number;
 }
 
+/** Anthropic's prompt prices relative to an uncached input token: cache reads and 5-minute writes. */
+export const CACHE_READ_PRICE = 0.1;
+export const CACHE_WRITE_PRICE = 1.25;
+
 export class PromptMeter {
   #previous: string[] = [];
   // Blocks are re-sent on every request: count each distinct one once.
@@ -67,6 +71,8 @@ export class PromptMeter {
   requests = 0;
   inputTokens = 0;
   cacheWriteTokens = 0;
+  /** Every prompt priced: reads at 0.1, writes at 1.25, in uncached-input-token units. */
+  pricedCost = 0;
   largestPrompt = 0;
 
   /** Counts one request body and remembers it as the prefix the next request may share. */
@@ -94,6 +100,7 @@ export class PromptMeter {
     this.requests++;
     this.inputTokens += total;
     this.cacheWriteTokens += total - read;
+    this.pricedCost += read * CACHE_READ_PRICE + (total - read) * CACHE_WRITE_PRICE;
     this.largestPrompt = Math.max(this.largestPrompt, total);
     return { inputTokens: total, cacheReadTokens: read, cacheWriteTokens: total - read };
   }

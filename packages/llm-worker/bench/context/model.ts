@@ -11,6 +11,8 @@
  *
  * It knows where each fact is (the line, the key, the entry), under every policy alike: the
  * benchmark measures what a policy keeps reachable and what reaching it costs, not search skill.
+ * Facts needed at the same point of the plan are pursued together: one response carries the next
+ * call for each of them, as a model asks for independent things in parallel.
  */
 import type { RecordedRequest, ScriptedBlock, ScriptedResponse } from "../../src/testing/index.js";
 import { type PromptMeter, toolResultText } from "./meter.js";
@@ -51,7 +53,8 @@ export class ScriptedModel {
   readonly #meter: PromptMeter;
   #turn = -1;
   #step = 0;
-  #pursuit: Pursuit | undefined;
+  readonly #pursuits = new Map<string, Pursuit>();
+  readonly #settled = new Set<string>();
   #recoveryCalls = 0;
   #found: string[] = [];
 
@@ -89,16 +92,24 @@ export class ScriptedModel {
         this.#step++;
         return { blocks: [callBlock(step.callId, step.call)], usage };
       }
-      const next = this.#pursue(step.fact, results, hasInspect);
-      if (next !== undefined) return { blocks: [next], usage };
-      this.#step++;
+      // The facts needed here, together.
+      let end = this.#step;
+      const blocks: ScriptedBlock[] = [];
+      for (let next = turn.steps[end]; next?.kind === "need"; next = turn.steps[++end]) {
+        if (this.#settled.has(next.fact.id)) continue;
+        const call = this.#pursue(next.fact, results, hasInspect);
+        if (call !== undefined) blocks.push(call);
+      }
+      if (blocks.length > 0) return { blocks, usage };
+      this.#step = end;
     }
   }
 
   /** The next call toward `fact`, or undefined once it is found or lost (the outcome is recorded). */
   #pursue(fact: Fact, results: ReadonlyMap<string, string>, hasInspect: boolean): ScriptedBlock | undefined {
-    if (this.#pursuit?.fact !== fact) {
-      this.#pursuit = {
+    let pursuit = this.#pursuits.get(fact.id);
+    if (pursuit === undefined) {
+      pursuit = {
         fact,
         callIds: [fact.sourceCallId],
         calls: 0,
@@ -107,12 +118,13 @@ export class ScriptedModel {
         narrowed: false,
         recalled: false,
       };
+      this.#pursuits.set(fact.id, pursuit);
     }
-    const pursuit = this.#pursuit;
+    const settled = pursuit;
     const done = (reachable: boolean): undefined => {
-      this.outcomes.push({ id: fact.id, reachable, extraCalls: pursuit.calls });
+      this.outcomes.push({ id: fact.id, reachable, extraCalls: settled.calls });
       this.#found.push(reachable ? fact.needle : `${fact.id}: not found`);
-      this.#pursuit = undefined;
+      this.#settled.add(fact.id);
       return undefined;
     };
     for (const text of results.values()) if (text.includes(fact.needle)) return done(true);
@@ -125,8 +137,8 @@ export class ScriptedModel {
       .reverse();
     const call = (name: string, args: unknown): ScriptedBlock => {
       const id = `toolu_recover_${String(++this.#recoveryCalls).padStart(3, "0")}`;
-      pursuit.callIds.push(id);
-      pursuit.calls++;
+      settled.callIds.push(id);
+      settled.calls++;
       return { type: "tool_call", id, name, arguments: args };
     };
 

@@ -11,7 +11,9 @@ export type CallSpec =
   | { name: "search"; args: { pattern: string } }
   | { name: "query_records"; args: Record<string, never> }
   | { name: "get_config"; args: Record<string, never> }
-  | { name: "list_dir"; args: { path: string } };
+  | { name: "list_dir"; args: { path: string } }
+  | { name: "run_command"; args: { command: string } }
+  | { name: "fetch_api"; args: { endpoint: string } };
 
 /** Something the model read once and needs again later. */
 export interface Fact {
@@ -43,9 +45,17 @@ export interface Workspace {
   listings: ReadonlyMap<string, string>;
   recordsJson: string;
   configJson: string;
+  /** Outputs of `run_command` by command line (builds, tests, git). */
+  commands: ReadonlyMap<string, string>;
+  /** JSON bodies of `fetch_api` by endpoint. */
+  apis: ReadonlyMap<string, string>;
 }
 
 export interface Session {
+  /** A short name for the tables. */
+  name: string;
+  /** One line on its shape, printed above its table. */
+  description: string;
   workspace: Workspace;
   turns: Turn[];
   facts: Fact[];
@@ -231,11 +241,31 @@ export function buildSession(): Session {
     ],
   ];
 
+  return finishSession(
+    {
+      name: "rounds",
+      description: "8 user turns of 5 tool rounds over 20–200 KB files, long searches, a 1.2 MB JSON array",
+      workspace: { files, searches, listings, recordsJson, configJson, commands: new Map(), apis: new Map() },
+    },
+    plan,
+    facts,
+  );
+}
+
+/**
+ * Numbers the plan's calls (`toolu_round_NN`) and ties each fact to the first call of its source,
+ * where the model read it. Every fact must have one.
+ */
+export function finishSession(
+  base: Omit<Session, "turns" | "facts">,
+  plan: readonly (readonly (CallSpec | Step)[])[],
+  facts: ReadonlyMap<string, Fact>,
+): Session {
   let round = 0;
   const turns = plan.map((entries, t): Turn => {
     const steps = entries.map((entry): Step => {
       if ("kind" in entry) return entry;
-      const callId = `toolu_round_${String(++round).padStart(2, "0")}`;
+      const callId = `toolu_round_${String(++round).padStart(3, "0")}`;
       // The first call of a fact's source is where the model read it.
       for (const fact of facts.values()) {
         if (fact.sourceCallId === "" && sameCall(fact.source, entry)) fact.sourceCallId = callId;
@@ -247,11 +277,7 @@ export function buildSession(): Session {
   for (const fact of facts.values()) {
     if (fact.sourceCallId === "") throw new Error(`fact ${fact.id} has no source call in the plan`);
   }
-  return {
-    workspace: { files, searches, listings, recordsJson, configJson },
-    turns,
-    facts: [...facts.values()],
-  };
+  return { ...base, turns, facts: [...facts.values()] };
 }
 
 export function sameCall(a: CallSpec, b: CallSpec): boolean {

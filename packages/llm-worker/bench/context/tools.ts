@@ -80,6 +80,19 @@ export function sessionTools(workspace: Workspace, disk: Disk, rule: OutputRule)
       execute: (_args, context) => rule(workspace.configJson, context),
     }),
     tool({
+      name: "run_command",
+      description: "Run a shell command in the project (build, tests, git)",
+      input: z.object({ command: z.string() }),
+      execute: ({ command }, context) =>
+        rule(workspace.commands.get(command) ?? `${command}: command not found`, context),
+    }),
+    tool({
+      name: "fetch_api",
+      description: "GET an endpoint of the service's HTTP API (JSON)",
+      input: z.object({ endpoint: z.string() }),
+      execute: ({ endpoint }, context) => rule(workspace.apis.get(endpoint) ?? `${endpoint}: 404`, context),
+    }),
+    tool({
       name: "list_dir",
       description: "List a directory",
       input: z.object({ path: z.string() }),

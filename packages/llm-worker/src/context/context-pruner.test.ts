@@ -1,55 +1,25 @@
 import { describe, expect, it } from "vitest";
 import type { Item } from "../llm-client/item.js";
 import { ContextPruner, type ContextPrunerOptions, type ContextUsage } from "./context-pruner.js";
-import type { PruneReason } from "./prune-plan.js";
-import { assistant, call, charTokens, result, user } from "./test-items.js";
+import {
+  assistant,
+  call,
+  charTokens,
+  result,
+  type SimulatedRun,
+  simulateSession,
+  user,
+} from "./test-items.js";
 import { sharedPrefixLength, TokenAccountant } from "./token-accounting.js";
 import { sumItemTokens } from "./tokens.js";
 
-const SYSTEM_TOKENS = 1_000;
-
-interface RunLog {
-  reasons: PruneReason[];
-  /** Per request, the call ids it pruned. */
-  pruned: string[][];
-  sent: (readonly Item[])[];
-  /** Total prompt cost in uncached-input-token units, Anthropic prices. */
-  cost: number;
-}
-
-/**
- * A headless run against a fake Anthropic-like provider: one 2,000-token user message, then per
- * request 100 tokens of assistant text, a tool call and a 3,000-token result with a 50-token
- * summary. The provider caches the last prompt; a prompt pays 0.1 per token of the prefix it
- * shares with the last one and 1.25 per token after that.
- */
-function runHeadless(options: ContextPrunerOptions, requests: number): RunLog {
-  const pruner = new ContextPruner({ tokensOf: charTokens, ...options });
-  const accountant = new TokenAccountant({ tokensOf: charTokens });
-  const history: Item[] = [user(2_000)];
-  const log: RunLog = { reasons: [], pruned: [], sent: [], cost: 0 };
-  let previous: readonly Item[] | undefined;
-  for (let i = 1; i <= requests; i++) {
-    history.push(assistant(100), call(`c${i}`), result(`c${i}`, 3_000, 50));
-    const projection = pruner.project(history, accountant);
-    const sent = projection.items;
-    const inputTokens = SYSTEM_TOKENS + sumItemTokens(sent, charTokens);
-    const cached =
-      previous === undefined
-        ? 0
-        : SYSTEM_TOKENS + sumItemTokens(sent, charTokens, 0, sharedPrefixLength(previous, sent));
-    log.cost += cached * 0.1 + (inputTokens - cached) * 1.25;
-    accountant.record(sent, {
-      inputTokens,
-      cacheReadInputTokens: cached,
-      cacheCreationInputTokens: inputTokens - cached,
-    });
-    log.reasons.push(projection.decision.reason);
-    log.pruned.push([...projection.newlyPrunedCallIds]);
-    log.sent.push(sent);
-    previous = sent;
-  }
-  return log;
+/** A headless run: one 2,000-token user message, then 3,000-token results with 50-token summaries. */
+function runHeadless(options: ContextPrunerOptions, requests: number): SimulatedRun {
+  return simulateSession(
+    new ContextPruner({ tokensOf: charTokens, ...options }),
+    new TokenAccountant({ tokensOf: charTokens }),
+    { turns: 1, requestsPerTurn: requests, userTokens: 2_000, resultTokens: 3_000, summaryTokens: 50 },
+  );
 }
 
 const HEADLESS = { protectedTurns: 0, protectedTailTokens: 6_000 };

@@ -1,6 +1,7 @@
 import type { Item, ToolResultItem } from "../llm-client/item.js";
+import { INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { DEFAULT_PRUNE_CONFIG, hasContent, type PruneConfig, withoutContent } from "./prune.js";
-import { pruneCandidates } from "./prune-candidates.js";
+import { pruneCandidates, type ShortLived } from "./prune-candidates.js";
 import { type CachePricing, measurePrune, type PruneDecision, planPrune } from "./prune-plan.js";
 import { estimateItemTokens, type ItemTokenCounter } from "./tokens.js";
 
@@ -29,6 +30,12 @@ export interface ContextPrunerOptions {
    */
   batchPrunes?: boolean;
   tokensOf?: ItemTokenCounter;
+  /**
+   * Tools whose results are short-lived (see `ShortLived`): prunable as soon as the model has
+   * answered after them, whatever the protections. Default `["inspect"]`: an answer is a slice of
+   * a blob, and its summary `[blob:<id>] <selector>` reads it again.
+   */
+  shortLivedTools?: readonly string[];
   /** Call ids pruned earlier in this session (restored from a session log). */
   prunedCallIds?: Iterable<string>;
 }
@@ -55,6 +62,7 @@ export class ContextPruner {
   readonly #pressureTokens: number | undefined;
   readonly #batchPrunes: boolean;
   readonly #tokensOf: ItemTokenCounter;
+  readonly #shortLived: ShortLived;
   readonly #pruned: Set<string>;
   /** Rent paid since the last prune: the saving the requests sent without it forwent. */
   #waitingCost = 0;
@@ -66,6 +74,8 @@ export class ContextPruner {
     this.#pressureTokens = options.pressureTokens;
     this.#batchPrunes = options.batchPrunes ?? true;
     this.#tokensOf = options.tokensOf ?? estimateItemTokens;
+    const shortLivedTools = new Set(options.shortLivedTools ?? [INSPECT_TOOL_NAME]);
+    this.#shortLived = (item) => shortLivedTools.has(item.name);
     this.#pruned = new Set(options.prunedCallIds);
   }
 
@@ -81,7 +91,7 @@ export class ContextPruner {
   /** The items to send for `history`: earlier prunes re-applied, and a new prune if it pays. */
   project(history: readonly Item[], usage: ContextUsage): ContextProjection {
     const items = this.reapply(history);
-    const candidates = pruneCandidates(items, this.#config, this.#tokensOf);
+    const candidates = pruneCandidates(items, this.#config, this.#tokensOf, this.#shortLived);
     const measure = measurePrune(items, candidates, usage.cachedPrefixLength(items), this.#tokensOf);
     const decision = planPrune(measure, {
       minSavings: this.#config.minSavings,

@@ -93,3 +93,50 @@ describe("pruneCandidates: turn and tail protection combined", () => {
     ]);
   });
 });
+
+describe("pruneCandidates with short-lived results", () => {
+  const isInspect = (item: { name: string }) => item.name === "inspect";
+  const inspectAnswer = (callId: string, tokens: number) => ({ ...result(callId, tokens), name: "inspect" });
+
+  it("makes an answered inspect result a candidate whatever the protections", () => {
+    const items: Item[] = [
+      user(10),
+      call("r1"),
+      result("r1", 3_000),
+      call("i1"),
+      inspectAnswer("i1", 500),
+      assistant(20),
+      call("r2"),
+      result("r2", 1_000),
+    ];
+    // Three protected turns protect all of a one-turn run, yet the answered inspect goes.
+    expect(
+      pruneCandidates(items, { protectedTurns: 3, protectedTailTokens: 0 }, charTokens, isInspect),
+    ).toEqual([4]);
+    // Without the predicate (the seed's rule), nothing.
+    expect(pruneCandidates(items, { protectedTurns: 3, protectedTailTokens: 0 }, charTokens)).toEqual([]);
+  });
+
+  it("keeps an inspect answer the model has not yet answered after", () => {
+    const items: Item[] = [user(10), call("r1"), result("r1", 3_000), call("i1"), inspectAnswer("i1", 500)];
+    expect(
+      pruneCandidates(items, { protectedTurns: 0, protectedTailTokens: 0 }, charTokens, isInspect),
+    ).toEqual([2]);
+  });
+
+  it("does not let inspect answers use up the tail's budget", () => {
+    const items: Item[] = [
+      user(10),
+      call("r1"),
+      result("r1", 3_000),
+      call("i1"),
+      inspectAnswer("i1", 5_000),
+      assistant(5),
+    ];
+    const protection = { protectedTurns: 0, protectedTailTokens: 4_000 };
+    // Counted, the 5,000-token answer would fill the tail and leave r1 prunable.
+    expect(tailProtectionStart(items, 4_000, charTokens)).toBe(4);
+    expect(tailProtectionStart(items, 4_000, charTokens, isInspect)).toBe(2);
+    expect(pruneCandidates(items, protection, charTokens, isInspect)).toEqual([4]);
+  });
+});

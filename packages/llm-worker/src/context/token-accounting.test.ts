@@ -131,6 +131,28 @@ describe("TokenAccountant records", () => {
   });
 });
 
+describe("TokenAccountant with futureRequests: session", () => {
+  it("expects as many more requests as the whole session has made, however many turns", () => {
+    const accountant = new TokenAccountant({ tokensOf: charTokens, futureRequests: "session" });
+    expect(accountant.expectedFutureRequests()).toBe(1);
+    const history: Item[] = [];
+    // Ten short turns of three requests: per turn that is 3, over the session 30.
+    for (let turn = 0; turn < 10; turn++) {
+      history.push(user(10));
+      for (let i = 0; i < 3; i++) {
+        history.push(call(`c${turn}-${i}`), result(`c${turn}-${i}`, 10));
+        accountant.record(history, { inputTokens: 100 });
+      }
+    }
+    expect(accountant.turns).toBe(10);
+    expect(accountant.expectedFutureRequests()).toBe(30);
+    const perTurn = new TokenAccountant({ tokensOf: charTokens });
+    perTurn.record([user(1)], { inputTokens: 1 });
+    perTurn.record([user(1), user(1)], { inputTokens: 2 });
+    expect(perTurn.expectedFutureRequests()).toBe(1);
+  });
+});
+
 describe("cached prefix", () => {
   it("is the prefix shared with the last reported request", () => {
     const accountant = new TokenAccountant({ tokensOf: charTokens });

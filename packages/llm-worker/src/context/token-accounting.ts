@@ -28,6 +28,13 @@ export interface TokenAccountantOptions {
    * lives 5 minutes (refreshed on every hit), OpenAI's 5 to 10. Default 5 minutes.
    */
   cacheTtlMs?: number;
+  /**
+   * How `expectedFutureRequests` guesses the requests to come: `"turn"` (default) as many as a
+   * turn has averaged; `"session"` as many as the whole session has made so far. Per turn, a
+   * session of short turns expects a handful however long it runs, so a prune there never pays
+   * for its rewrite; the session figure grows with the session.
+   */
+  futureRequests?: "turn" | "session";
 }
 
 /** The last request whose usage was reported: the exact size of a known list of items. */
@@ -51,6 +58,7 @@ export class TokenAccountant {
   readonly #tokensOf: ItemTokenCounter;
   readonly #now: () => number;
   readonly #cacheTtlMs: number;
+  readonly #futureRequests: "turn" | "session";
   readonly #records: RequestUsageRecord[] = [];
   #anchor: Anchor | undefined;
   #turns = 0;
@@ -59,6 +67,7 @@ export class TokenAccountant {
     this.#tokensOf = options.tokensOf ?? estimateItemTokens;
     this.#now = options.now ?? Date.now;
     this.#cacheTtlMs = options.cacheTtlMs ?? FIVE_MINUTES_MS;
+    this.#futureRequests = options.futureRequests ?? "turn";
   }
 
   /**
@@ -121,10 +130,13 @@ export class TokenAccountant {
   /**
    * An estimate of how many more requests the context will be sent with: the requests per turn
    * this session has averaged (a long headless run, one turn so far: the requests it has made,
-   * on the reasoning that a run is as likely to be half-way as anywhere else). At least 1.
+   * on the reasoning that a run is as likely to be half-way as anywhere else). With
+   * `futureRequests: "session"`, the same reasoning over the whole session: as many requests as
+   * it has made so far, whatever the turns. At least 1.
    */
   expectedFutureRequests(): number {
     if (this.#turns === 0) return 1;
+    if (this.#futureRequests === "session") return this.#records.length;
     return Math.max(1, Math.round(this.#records.length / this.#turns));
   }
 

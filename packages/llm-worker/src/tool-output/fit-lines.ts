@@ -73,3 +73,10 @@ export function takeLines(
   }
   return [...lines.slice(0, kept), more(lines.length - kept)];
 }
+
+/** Bytes of `lines` joined with `\n`, plus the `\n` that joins them to what follows. */
+export function blockBytes(lines: readonly string[]): number {
+  let bytes = 0;
+  for (const line of lines) bytes += utf8Length(line) + 1;
+  return bytes;
+}

@@ -3,16 +3,21 @@ import { contentText } from "./content-view.js";
 import { SUMMARY_LIMIT_BYTES } from "./limits.js";
 import { countLines } from "./lines.js";
 import { type PromotionOptions, promote } from "./promotion.js";
-import { firstLineOf, summarize, withBlobPointer } from "./summary.js";
+import { firstLineOf, type SummaryHints, summarize, withBlobPointer } from "./summary.js";
 import type { ToolOutput } from "./tool-output.js";
 import { cutToBytes } from "./utf8.js";
 
 /** How much of the first line an inline result's one-line summary quotes. */
 const FIRST_LINE_BYTES = 100;
 
-export interface HistoryResultOptions extends PromotionOptions {
+export interface HistoryResultOptions extends PromotionOptions, SummaryHints {
   /** Largest generated summary of a stored output, in UTF-8 bytes (default 400, the seed's). */
   summaryLimitBytes?: number;
+  /**
+   * Whether the Worker passes each call's query (its `query`, `pattern`, … argument) as
+   * `SummaryHints.query`. Off by default: seed 000's text format.
+   */
+  summarizeQuery?: boolean;
 }
 
 /**
@@ -52,10 +57,10 @@ export async function toHistoryResult(
         : output.kind === "inline"
           ? output.text
           : contentText(output.content);
-    return inlineResult(text);
+    return inlineResult(text, typeof output === "string" ? undefined : summaryOf(output));
   }
   const promoted = promote(output, options);
-  if (promoted.kind === "inline") return inlineResult(promoted.text);
+  if (promoted.kind === "inline") return inlineResult(promoted.text, promoted.summary);
 
   let id: BlobId;
   try {
@@ -76,7 +81,7 @@ export async function toHistoryResult(
   const limit = options?.summaryLimitBytes ?? SUMMARY_LIMIT_BYTES;
   const content =
     promoted.summary === undefined
-      ? summarize(id, promoted.content, limit)
+      ? summarize(id, promoted.content, limit, options)
       : withBlobPointer(id, promoted.summary, limit);
   return { content, summary: firstLineOf(content), blobId: id };
 }
@@ -91,8 +96,14 @@ export function inlineSummary(text: string): string {
   return first === undefined ? `${lines} lines` : `${lines} lines | ${cutToBytes(first, FIRST_LINE_BYTES)}`;
 }
 
-function inlineResult(text: string): HistoryResult {
-  return { content: text, summary: inlineSummary(text) };
+/** An inline result's own summary (one line, at most the summary limit), else `inlineSummary`. */
+function inlineResult(text: string, summary?: string): HistoryResult {
+  const own = summary === undefined ? undefined : cutToBytes(firstLineOf(summary), SUMMARY_LIMIT_BYTES);
+  return { content: text, summary: own ?? inlineSummary(text) };
+}
+
+function summaryOf(output: ToolOutput): string | undefined {
+  return output.kind === "inline" ? output.summary : undefined;
 }
 
 function firstNonBlankLine(text: string): string | undefined {

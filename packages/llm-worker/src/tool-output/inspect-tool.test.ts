@@ -250,6 +250,14 @@ describe("inspect tool", () => {
     expect(bytesOf(result.content)).toBeGreaterThan(800); // it would have been promoted as a plain string
   });
 
+  it("gives its answer the summary [blob:<id>] <selector>, which is all it takes to read it again", async () => {
+    const { store, id, inspect } = await setup({ kind: "text", text: log(5000) });
+    const ranged = await inspect.execute({ blob_id: `[blob:${id}]`, selector: " lines:20-50 " }, context);
+    expect((await toHistoryResult(ranged, store)).summary).toBe(`[blob:${id}] lines:20-50`);
+    const overview = await inspect.execute({ blob_id: id }, context);
+    expect((await toHistoryResult(overview, store)).summary).toBe(`[blob:${id}] overview`);
+  });
+
   it("accepts the id as a summary shows it", async () => {
     const { id, call } = await setup({ kind: "text", text: "one\ntwo" });
     expect(await call({ blob_id: `[blob:${id}]`, selector: "lines:2" })).toBe("── lines 2-2 of 2 ──\n2\ttwo");

@@ -110,7 +110,8 @@ async function load(store: BlobStore, id: string): Promise<ContentView> {
 /**
  * The seed's built-in `inspect(blob_id, selector?)` tool over `store`. Its answers are bounded
  * (16 KB / 400 lines by default, with a notice saying how to read on) and come back as an explicit
- * inline `ToolOutput`, so an answer is never stored as another blob. Unknown ids, malformed
+ * inline `ToolOutput`, so an answer is never stored as another blob; its one-line summary is
+ * `[blob:<id>] <selector>` (`overview` without one), what prune leaves of it. Unknown ids, malformed
  * selectors and selectors that do not fit the blob throw an Error whose message says what is
  * valid; the worker turns it into an error result.
  */
@@ -135,7 +136,8 @@ export function createInspectTool(store: BlobStore, options?: InspectToolOptions
         args.selector === undefined || args.selector.trim() === "" ? undefined : parseSelector(args.selector);
       const id = bareId(args.blob_id);
       const view = await load(store, id);
-      return inline(read(id, view, selector, limits));
+      // The pointer and the selector are all it takes to read the answer again: prune can drop it.
+      return inline(read(id, view, selector, limits), `[blob:${id}] ${args.selector?.trim() || "overview"}`);
     },
   });
 }

@@ -109,3 +109,27 @@ describe("summarizeJsonObject", () => {
     expect(summary.split("\n")[2]).toMatch(/^k+…$/);
   });
 });
+
+describe("summarizeJsonArray with value ranges", () => {
+  it("gives each key's range over every entry: numbers, few strings, many strings, arrays", () => {
+    const entries = Array.from({ length: 40 }, (_, i) => ({
+      id: i + 3,
+      plan: ["free", "team", "business"][i % 3] as string,
+      created: `2024-${String((i % 12) + 1).padStart(2, "0")}-01`,
+      tags: Array.from({ length: i % 4 }, () => "t"),
+      note: i === 7 ? null : "n",
+    }));
+    const lines = summarizeJsonArray(ID, entries, 1_024, true).split("\n");
+    expect(lines.slice(0, 7)).toEqual([
+      `[blob:${ID}] json_array | 40 entries`,
+      "── schema ──",
+      "id: number 3..42",
+      "plan: string business|free|team",
+      'created: string "2024-01-01".."2024-12-01"',
+      "tags: array 0..3 entries",
+      "note: string|null n",
+    ]);
+    // Without the flag, the seed's schema.
+    expect(summarizeJsonArray(ID, entries, 1_024).split("\n")[2]).toBe("id: number");
+  });
+});

@@ -1,17 +1,11 @@
-import { fitLines, takeLines } from "./fit-lines.js";
+import { blockBytes, fitLines, takeLines } from "./fit-lines.js";
 import { describeJson, isJsonObject, jsonTypeOf } from "./json-describe.js";
+import { keyRange } from "./json-ranges.js";
 import { RULE, SUMMARY_HEAD_ENTRIES, SUMMARY_LIMIT_BYTES } from "./limits.js";
 import type { JsonValue } from "./tool-output.js";
-import { utf8Length, utf8Prefix } from "./utf8.js";
+import { utf8Prefix } from "./utf8.js";
 
 const moreKeys = (dropped: number): string => `… (+${dropped} more ${dropped === 1 ? "key" : "keys"})`;
-
-/** Bytes of `lines` joined with `\n`, plus the `\n` that joins them to what follows. */
-function blockBytes(lines: readonly string[]): number {
-  let bytes = 0;
-  for (const line of lines) bytes += utf8Length(line) + 1;
-  return bytes;
-}
 
 /**
  * The seed's JSON array summary:
@@ -28,18 +22,25 @@ function blockBytes(lines: readonly string[]): number {
  * not an object the schema is its type alone. The schema may take at most half the room left by
  * the frame (the rest of its keys become `… (+K more keys)`), the head gets the remainder and its
  * entries are cut with `…`. An empty array is the header line alone.
+ *
+ * With `ranges`, each schema line also gives the range of the key's values over all entries
+ * (`id: number 0..4999`, see `keyRange`): a deviation from the seed that answers more from the
+ * summary alone.
  */
 export function summarizeJsonArray(
   id: string,
   entries: readonly JsonValue[],
   limit = SUMMARY_LIMIT_BYTES,
+  ranges = false,
 ): string {
   const header = `[blob:${id}] json_array | ${entries.length} entries`;
   const first = entries[0];
   if (first === undefined) return utf8Prefix(header, limit);
 
   const schema = isJsonObject(first)
-    ? Object.entries(first).map(([key, value]) => `${key}: ${jsonTypeOf(value)}`)
+    ? Object.entries(first).map(([key, value]) =>
+        ranges ? keyRange(entries, key) : `${key}: ${jsonTypeOf(value)}`,
+      )
     : [jsonTypeOf(first)];
   const head = entries.slice(0, SUMMARY_HEAD_ENTRIES).map((entry) => JSON.stringify(entry));
 

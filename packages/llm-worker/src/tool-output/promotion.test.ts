@@ -57,3 +57,26 @@ describe("parseJsonContainer", () => {
     expect(parseJsonContainer("{} trailing")).toBeUndefined();
   });
 });
+
+describe("promote with inlineLimitTokens", () => {
+  // "word " is one o200k token: 2,000 of them are 10,000 bytes and 2,000 tokens.
+  const words = (count: number) => "word ".repeat(count).trimEnd();
+
+  it("keeps inline what fits in the token limit, however many bytes it has", () => {
+    expect(promote(words(1_500), { inlineLimitTokens: 1_536 }).kind).toBe("inline");
+    expect(promote(words(1_600), { inlineLimitTokens: 1_536 }).kind).toBe("stored");
+  });
+
+  it("counts tokens, not bytes: a dense text of fewer bytes can be stored", () => {
+    // Random hex is about 2 to 3 bytes per token: 3,000 bytes are over 1,000 tokens.
+    const hex = Array.from({ length: 3_000 }, (_, i) => ((i * 2654435761) >>> 7) % 16)
+      .map((n) => n.toString(16))
+      .join("");
+    expect(promote(hex, { inlineLimitTokens: 1_000 }).kind).toBe("stored");
+    expect(promote(words(1_000), { inlineLimitTokens: 1_000 }).kind).toBe("inline");
+  });
+
+  it("replaces the byte limit when set", () => {
+    expect(promote(words(1_000), { inlineLimitBytes: 800, inlineLimitTokens: 1_536 }).kind).toBe("inline");
+  });
+});

@@ -1,3 +1,4 @@
+import { estimateTextTokens } from "../context/tokens.js";
 import { INLINE_LIMIT_BYTES } from "./limits.js";
 import type { Content, JsonValue, ToolOutput } from "./tool-output.js";
 import { utf8Length } from "./utf8.js";
@@ -5,6 +6,12 @@ import { utf8Length } from "./utf8.js";
 export interface PromotionOptions {
   /** Largest plain string result kept inline, in UTF-8 bytes (default 800, the seed's). */
   inlineLimitBytes?: number;
+  /**
+   * Largest plain string result kept inline, in estimated tokens (o200k); when set it replaces
+   * `inlineLimitBytes`. Tokens are what an inline result costs on every request, and what a
+   * stored one saves; bytes per token vary threefold between prose, code and JSON.
+   */
+  inlineLimitTokens?: number;
 }
 
 /**
@@ -17,10 +24,16 @@ export interface PromotionOptions {
  */
 export function promote(result: string | ToolOutput, options?: PromotionOptions): ToolOutput {
   if (typeof result !== "string") return result;
-  if (utf8Length(result) <= (options?.inlineLimitBytes ?? INLINE_LIMIT_BYTES)) {
-    return { kind: "inline", text: result };
-  }
+  if (fitsInline(result, options)) return { kind: "inline", text: result };
   return { kind: "stored", content: contentOfString(result) };
+}
+
+/** A token is at least one UTF-8 byte: a text of at most N bytes has at most N tokens. */
+function fitsInline(text: string, options: PromotionOptions | undefined): boolean {
+  const bytes = utf8Length(text);
+  const tokenLimit = options?.inlineLimitTokens;
+  if (tokenLimit === undefined) return bytes <= (options?.inlineLimitBytes ?? INLINE_LIMIT_BYTES);
+  return bytes <= tokenLimit || estimateTextTokens(text) <= tokenLimit;
 }
 
 /** Structured content when `text` is a JSON array or object, else text content. */

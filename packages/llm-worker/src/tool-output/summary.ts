@@ -1,21 +1,42 @@
 import { viewOf } from "./content-view.js";
 import { summarizeJsonArray, summarizeJsonObject } from "./json-summary.js";
 import { SUMMARY_LIMIT_BYTES } from "./limits.js";
+import { summarizeTextForQuery } from "./query-summary.js";
 import { summarizeText } from "./text-summary.js";
 import type { Content } from "./tool-output.js";
 import { cutToBytes } from "./utf8.js";
 
+/** How a summary may go beyond the seed's formats to carry what the model asks for. */
+export interface SummaryHints {
+  /**
+   * What the call that produced the output asked for (its `pattern`, `query`, …): a text summary
+   * then shows the lines that match it (see `summarizeTextForQuery`).
+   */
+  query?: string | undefined;
+  /** JSON array summaries give the range of each key's values (see `keyRange`). */
+  valueRanges?: boolean | undefined;
+}
+
 /**
  * The summary history keeps for a stored blob: at most `limit` UTF-8 bytes, starting with
- * `[blob:<id>]`, in the seed's text, JSON array or JSON object format.
+ * `[blob:<id>]`, in the seed's text, JSON array or JSON object format (with `hints`, the
+ * query-aware text format and value ranges where they apply).
  */
-export function summarize(id: string, content: Content, limit = SUMMARY_LIMIT_BYTES): string {
+export function summarize(
+  id: string,
+  content: Content,
+  limit = SUMMARY_LIMIT_BYTES,
+  hints: SummaryHints = {},
+): string {
   const view = viewOf(content);
   switch (view.kind) {
-    case "text":
-      return summarizeText(id, view.text, limit);
+    case "text": {
+      const forQuery =
+        hints.query === undefined ? undefined : summarizeTextForQuery(id, view.text, hints.query, limit);
+      return forQuery ?? summarizeText(id, view.text, limit);
+    }
     case "array":
-      return summarizeJsonArray(id, view.entries, limit);
+      return summarizeJsonArray(id, view.entries, limit, hints.valueRanges ?? false);
     case "object":
       return summarizeJsonObject(id, view.value, limit);
   }

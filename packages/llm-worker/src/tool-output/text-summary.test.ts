@@ -100,3 +100,24 @@ describe("summarizeText", () => {
     expect(bytesOf(summarizeText(ID, numbered(100), 120))).toBeLessThanOrEqual(120);
   });
 });
+
+describe("summarizeText with more room than the seed's 400 bytes", () => {
+  it("grows the head and tail in the seed's 5:3 proportion while their lines fit whole", () => {
+    const summary = summarizeText(ID, numbered(200), 1_024);
+    expect(bytesOf(summary)).toBeLessThanOrEqual(1_024);
+    const lines = summary.split("\n");
+    const head = lines.slice(2, lines.indexOf("── tail ──"));
+    const tail = lines.slice(lines.indexOf("── tail ──") + 1);
+    expect(head.length).toBeGreaterThan(5);
+    expect(tail.length).toBeGreaterThan(3);
+    expect(Math.abs(head.length * 3 - tail.length * 5)).toBeLessThanOrEqual(5);
+    expect(head[0]).toBe("line 1");
+    expect(tail.at(-1)).toBe("line 200");
+    expect(lines.every((line) => !line.endsWith("…"))).toBe(true);
+  });
+
+  it("never repeats a line, and keeps the seed's 5 and 3 at the seed's limit", () => {
+    expect(summarizeText(ID, numbered(30), 4_096).split("\n")).toHaveLength(30 + 3);
+    expect(summarizeText(ID, numbered(200), 400)).toBe(summarizeText(ID, numbered(200)));
+  });
+});

@@ -11,10 +11,15 @@ export type Content = { kind: "text"; text: string } | { kind: "structured"; val
  * summary. A tool that knows better returns a `ToolOutput` itself.
  */
 export type ToolOutput =
-  | { kind: "inline"; text: string }
+  /**
+   * `summary` (optional) is the one line kept once prune drops `text`; without it one is made
+   * from the text (`N lines | <first line>`).
+   */
+  | { kind: "inline"; text: string; summary?: string }
   /** `summary` is generated from the content when absent. */
   | { kind: "stored"; content: Content; summary?: string };
 
-export const inline = (text: string): ToolOutput => ({ kind: "inline", text });
+export const inline = (text: string, summary?: string): ToolOutput =>
+  summary === undefined ? { kind: "inline", text } : { kind: "inline", text, summary };
 export const stored = (content: Content, summary?: string): ToolOutput =>
   summary === undefined ? { kind: "stored", content } : { kind: "stored", content, summary };

@@ -1,3 +1,4 @@
+export { BLOB_STORE_PRUNE_OPTIONS, BLOB_STORE_TOOL_OUTPUT } from "./context-policy.js";
 export type * from "./events.js";
 export { HookError } from "./hook-runner.js";
 export type * from "./hooks.js";

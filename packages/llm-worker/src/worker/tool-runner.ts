@@ -2,7 +2,8 @@ import { errorMessage } from "../llm-client/errors.js";
 import type { ToolResultItem } from "../llm-client/item.js";
 import type { ToolCall } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
-import { toHistoryResult } from "../tool-output/history-result.js";
+import { type HistoryResultOptions, toHistoryResult } from "../tool-output/history-result.js";
+import { queryOfArguments } from "../tool-output/query-summary.js";
 import type { Tool, ToolResultValue } from "./tool.js";
 
 export interface ToolRunOptions {
@@ -10,6 +11,8 @@ export interface ToolRunOptions {
   signal: AbortSignal;
   defaultTimeoutMs: number;
   blobStore?: BlobStore;
+  /** How outputs become history (inline limit, summaries); the seed's defaults when absent. */
+  toolOutput?: HistoryResultOptions;
 }
 
 /**
@@ -40,7 +43,10 @@ export async function runTool(
   if (outcome.kind === "timeout") return errorResult(call, `${call.name} timed out after ${timeoutMs} ms`);
   if (outcome.kind === "threw") return errorResult(call, `${call.name} failed: ${outcome.message}`);
   try {
-    const { content, summary } = await toHistoryResult(outcome.value, options.blobStore);
+    const { content, summary } = await toHistoryResult(outcome.value, options.blobStore, {
+      ...options.toolOutput,
+      query: options.toolOutput?.summarizeQuery ? queryOfArguments(parsed.value) : undefined,
+    });
     return { type: "tool_result", callId: call.id, name: call.name, summary, content };
   } catch (err) {
     return errorResult(call, `${call.name} returned a result that could not be stored: ${errorMessage(err)}`);

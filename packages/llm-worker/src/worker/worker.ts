@@ -4,6 +4,7 @@ import { type Item, type MessageItem, userMessage } from "../llm-client/item.js"
 import type { Request } from "../llm-client/request.js";
 import { type Response, ResponseAssembler } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
+import type { HistoryResultOptions } from "../tool-output/history-result.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { separateDuplicateCalls } from "./duplicate-calls.js";
 import { EventHub } from "./event-hub.js";
@@ -36,6 +37,11 @@ export interface WorkerOptions {
   hooks?: readonly Hook[];
   /** Where large tool outputs go (seed 000); without one every output stays inline. */
   blobStore?: BlobStore;
+  /**
+   * How tool outputs become history with a `blobStore`: the inline limit and the summaries
+   * (default: the seed's 800 bytes and formats). `BLOB_STORE_TOOL_OUTPUT` is the Pod's choice.
+   */
+  toolOutput?: HistoryResultOptions;
   /** Requests per run, turn-end continuations included (default 50). */
   maxTurns?: number;
   /** A tool's time limit when it sets none (default 120 s). */
@@ -289,6 +295,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
               signal: signal ?? never,
               defaultTimeoutMs: this.options.toolTimeoutMs ?? 120_000,
               ...(this.options.blobStore !== undefined && { blobStore: this.options.blobStore }),
+              ...(this.options.toolOutput !== undefined && { toolOutput: this.options.toolOutput }),
             },
           });
           if (outcome.kind === "paused") {

@@ -25,6 +25,8 @@ const emptyDisk = () =>
     listings: new Map(),
     recordsJson: "[]",
     configJson: "{}",
+    commands: new Map(),
+    apis: new Map(),
   });
 
 describe("Codex CLI rule", () => {

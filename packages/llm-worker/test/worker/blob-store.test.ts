@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  BLOB_STORE_TOOL_OUTPUT,
   createClient,
   FsBlobStore,
   type Item,
@@ -178,8 +179,11 @@ describe("Worker with an FsBlobStore", () => {
     expect(Buffer.byteLength(whole?.content ?? "")).toBeGreaterThan(5000);
     expect(whole?.content).not.toMatch(BLOB_POINTER);
     expect(whole?.content).toContain("100\t100 GET");
-    expect(whole?.summary).toMatch(/^101 lines \| ── lines 1-100 of 100 ──/);
+    // Its summary is how to read it again, so prune may drop it: `[blob:<id>] <selector>`.
+    const id = logResult?.content?.match(BLOB_POINTER)?.[1];
+    expect(whole?.summary).toBe(`[blob:${id}] lines:1-100`);
     expect(one?.content).toContain("50\t050 GET");
+    expect(one?.summary).toBe(`[blob:${id}] lines:50`);
     // Still the one blob the log made.
     expect(await readdir(dir)).toEqual([`${logResult?.content?.match(BLOB_POINTER)?.[1]}.txt`]);
   });
@@ -271,5 +275,49 @@ describe("Worker without a BlobStore", () => {
     expect(wire(1)).toContain("marker-50");
     const body = provider.requests[0]?.body as { tools?: { name: string }[] } | undefined;
     expect(body?.tools?.map((t) => t.name)).toEqual(["read_log", "query_users"]);
+  });
+});
+
+describe("Worker with BLOB_STORE_TOOL_OUTPUT (the Pod's tool outputs)", () => {
+  /** `grep -n` over the log: 400 lines, two of which match the call's pattern. */
+  const GREP = Array.from({ length: 400 }, (_, i) =>
+    i === 250 || i === 310 ? `src/lease.ts:${i}: renewLease(window, ${i})` : `src/other.ts:${i}: noop(${i})`,
+  ).join("\n");
+  /** 30 lines of the log: 1.6 KB, about 650 tokens. */
+  const SHORT_LOG = LOG.split("\n").slice(0, 30).join("\n");
+  const readShortLog = tool({
+    name: "read_log",
+    description: "Read the start of the access log",
+    input: z.object({}),
+    execute: () => SHORT_LOG,
+  });
+  const grep = tool({
+    name: "grep",
+    description: "Search",
+    input: z.object({ pattern: z.string() }),
+    execute: () => GREP,
+  });
+
+  it("keeps inline what fits in 1,536 tokens, and summarizes the rest around the call's query", async () => {
+    provider.enqueue(
+      { blocks: [{ type: "tool_call", name: "read_log", arguments: {} }] },
+      { blocks: [{ type: "tool_call", name: "grep", arguments: { pattern: "renewLease" } }] },
+      { blocks: [{ type: "text", text: "done" }] },
+    );
+    const worker = new Worker({
+      client: clientFor("anthropic"),
+      tools: [readShortLog, grep],
+      blobStore: new FsBlobStore(await blobDir()),
+      toolOutput: BLOB_STORE_TOOL_OUTPUT,
+    });
+    expect((await worker.run("find the lease renewals")).status).toBe("finished");
+    const [log, found] = results(worker.history);
+    // 1.6 KB would be stored at the seed's 800 bytes; in tokens it is well under the limit.
+    expect(Buffer.byteLength(SHORT_LOG)).toBeGreaterThan(800);
+    expect(log?.content).toBe(SHORT_LOG);
+    expect(found?.content).toMatch(/^\[blob:[0-9a-f-]{36}\] text \| 400 lines \| 2 lines match "renewLease"/);
+    expect(found?.content).toContain("251: src/lease.ts:250: renewLease(window, 250)");
+    expect(found?.content).toContain("311: src/lease.ts:310: renewLease(window, 310)");
+    expect(wire(2)).toContain("311: src/lease.ts:310: renewLease(window, 310)");
   });
 });

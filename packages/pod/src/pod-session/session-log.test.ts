@@ -106,7 +106,7 @@ describe("the session log of a Pod", () => {
       name: "report",
       description: "A long report",
       input: z.object({}),
-      execute: () => "line of the report\n".repeat(200),
+      execute: () => "line of the report\n".repeat(1_000),
     }) as Tool;
     mock.enqueue(toolCall("report", {}), answer("a long report"));
     const pod = await open({ tools: [report] });

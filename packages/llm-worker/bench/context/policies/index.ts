@@ -4,9 +4,13 @@
  * Worker; only ours uses the BlobStore and `pruneInterceptor` from src.
  */
 import {
+  BLOB_STORE_PRUNE_OPTIONS,
+  BLOB_STORE_TOOL_OUTPUT,
   type BlobStore,
   FsBlobStore,
+  type HistoryResultOptions,
   type Interceptor,
+  type PruneOptions,
   pruneInterceptor,
   type Tool,
 } from "../../../src/index.js";
@@ -20,6 +24,7 @@ import { OpencodePrune, opencodeTruncateRule } from "./opencode.js";
 export interface PolicySetup {
   tools: Tool[];
   blobStore?: BlobStore;
+  toolOutput?: HistoryResultOptions;
   interceptors?: Interceptor[];
   /** How many times the context was pruned (a batch counts once). */
   prunes(): number;
@@ -33,6 +38,8 @@ export interface Policy {
   prunes: boolean;
   /** Whether this is one of ours (the targets compare ours against the others). */
   ours: boolean;
+  /** Whether this is the Pod's default policy, the one the targets are for. */
+  pod?: boolean;
   /** `blobDir`: an empty directory for a blob store. */
   setup(session: Session, disk: Disk, blobDir: string): PolicySetup;
 }
@@ -82,40 +89,60 @@ export const POLICIES: readonly Policy[] = [
     },
   },
   {
-    name: "ours: stored summaries",
-    label: "ours",
-    prunes: false,
-    ours: true,
-    setup: (session, disk, blobDir) => ({
-      tools: sessionTools(session.workspace, disk, passThrough),
-      blobStore: new StableIdBlobStore(new FsBlobStore(blobDir)),
-      prunes: noPrunes,
-    }),
-  },
-  {
-    name: "ours: stored summaries + prune",
-    label: "ours + prune",
+    name: "ours, seed defaults: 800 B inline, 400 B summaries, prune with 3 protected turns",
+    label: "ours (seed)",
     prunes: true,
     ours: true,
+    setup: (session, disk, blobDir) => oursWith(session, disk, blobDir, {}),
+  },
+  {
+    name: "ours, the Pod's policy: 1,536 tokens inline, 1 KB summaries, prune with a 4k-token tail",
+    label: "ours (Pod)",
+    prunes: true,
+    ours: true,
+    pod: true,
     setup: (session, disk, blobDir) => {
-      const prune = pruneInterceptor();
-      let batches = 0;
-      let pruned = 0;
-      // Runs after the prune: counts the requests that pruned more than the one before.
-      const counter: Interceptor = {
-        name: "prune-counter",
-        onPreRequest: () => {
-          if (prune.pruner.prunedCallIds.size > pruned) batches++;
-          pruned = prune.pruner.prunedCallIds.size;
-          return undefined;
+      const tune = JSON.parse(process.env.TUNE ?? "{}");
+      return oursWith(
+        session,
+        disk,
+        blobDir,
+        {
+          ...BLOB_STORE_PRUNE_OPTIONS,
+          ...tune.prune,
+          config: { ...BLOB_STORE_PRUNE_OPTIONS.config, ...tune.config },
         },
-      };
-      return {
-        tools: sessionTools(session.workspace, disk, passThrough),
-        blobStore: new StableIdBlobStore(new FsBlobStore(blobDir)),
-        interceptors: [prune, counter],
-        prunes: () => batches,
-      };
+        { ...BLOB_STORE_TOOL_OUTPUT, ...tune.output },
+      );
     },
   },
 ];
+
+/** The Worker's BlobStore and `pruneInterceptor` from src, with the given options. */
+function oursWith(
+  session: Session,
+  disk: Disk,
+  blobDir: string,
+  prune: PruneOptions,
+  toolOutput?: HistoryResultOptions,
+): PolicySetup {
+  const interceptor = pruneInterceptor(prune);
+  let batches = 0;
+  let pruned = 0;
+  // Runs after the prune: counts the requests that pruned more than the one before.
+  const counter: Interceptor = {
+    name: "prune-counter",
+    onPreRequest: () => {
+      if (interceptor.pruner.prunedCallIds.size > pruned) batches++;
+      pruned = interceptor.pruner.prunedCallIds.size;
+      return undefined;
+    },
+  };
+  return {
+    tools: sessionTools(session.workspace, disk, passThrough),
+    blobStore: new StableIdBlobStore(new FsBlobStore(blobDir)),
+    ...(toolOutput !== undefined && { toolOutput }),
+    interceptors: [interceptor, counter],
+    prunes: () => batches,
+  };
+}

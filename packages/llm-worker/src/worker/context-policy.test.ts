@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { ContextPruner, type ContextPrunerOptions } from "../context/context-pruner.js";
+import { charTokens, simulateSession } from "../context/test-items.js";
+import { TokenAccountant, type TokenAccountantOptions } from "../context/token-accounting.js";
+import { BLOB_STORE_PRUNE_OPTIONS } from "./context-policy.js";
+
+const ONE_TURN = { turns: 1, requestsPerTurn: 60, userTokens: 2_000, resultTokens: 600, summaryTokens: 20 };
+const SHORT_TURNS = { turns: 20, requestsPerTurn: 3, userTokens: 50, resultTokens: 900, summaryTokens: 20 };
+
+function run(
+  shape: typeof ONE_TURN,
+  options: ContextPrunerOptions & { accounting?: TokenAccountantOptions } = BLOB_STORE_PRUNE_OPTIONS,
+) {
+  const { accounting, ...pruning } = options;
+  const log = simulateSession(
+    new ContextPruner({ tokensOf: charTokens, ...pruning }),
+    new TokenAccountant({ tokensOf: charTokens, ...accounting }),
+    shape,
+  );
+  return { ...log, batches: log.pruned.filter((ids) => ids.length > 0).length };
+}
+
+describe("BLOB_STORE_PRUNE_OPTIONS", () => {
+  it("prunes a one-turn run, which the seed's 3 protected turns never do, and costs less", () => {
+    const seed = run(ONE_TURN, {});
+    const ours = run(ONE_TURN);
+    expect(seed.batches).toBe(0);
+    expect(ours.batches).toBeGreaterThan(0);
+    expect(ours.cost).toBeLessThan(seed.cost);
+  });
+
+  it("prunes in a session of short turns, more often and for less than with a per-turn estimate of future requests", () => {
+    const perTurn = run(SHORT_TURNS, { config: BLOB_STORE_PRUNE_OPTIONS.config });
+    const ours = run(SHORT_TURNS);
+    // Per turn it expects 3 more requests: it prunes twice in 60 requests; over the session, 4 times.
+    expect(perTurn.batches).toBe(2);
+    expect(ours.batches).toBe(4);
+    expect(ours.cost).toBeLessThan(perTurn.cost);
+  });
+
+  it("batches: fewer prunes, and a lower cost, than pruning as soon as it pays", () => {
+    const eager = run(ONE_TURN, { ...BLOB_STORE_PRUNE_OPTIONS, batchPrunes: false });
+    const ours = run(ONE_TURN);
+    expect(ours.batches).toBeLessThan(eager.batches);
+    expect(ours.cost).toBeLessThan(eager.cost);
+  });
+});
