@@ -148,7 +148,15 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
     model,
     instructions: { prompt, ...(agentsMd === undefined ? {} : { agentsMd }), systemPrompt },
     generation,
-    scope: { root: context.projectRoot, allow: merged.scope?.allow ?? [], deny: merged.scope?.deny ?? [] },
+    scope: {
+      root: context.projectRoot,
+      allow: merged.scope?.allow ?? [],
+      deny: merged.scope?.deny ?? [],
+      secretFiles: (merged.scope?.secret_files ?? []).map((pattern) => ({
+        pattern,
+        source: keySources["scope.secret_files"] ?? "defaults",
+      })),
+    },
     tools: { approve: merged.tools?.approve ?? [], disable: merged.tools?.disable ?? [] },
     limits: {
       turns: merged.limits?.turns ?? DEFAULT_TURNS,

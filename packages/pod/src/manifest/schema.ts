@@ -29,6 +29,15 @@ const scopeRuleSchema = z.union([
   }),
 ]);
 
+/**
+ * A file-name pattern of `scope.secret_files`: `*` any run of characters, `?` one; matched against
+ * the last component of a path only, so it holds in every directory.
+ */
+const secretFilePatternSchema = z
+  .string()
+  .min(1)
+  .regex(/^[^/\\]+$/, { error: 'expected a file name pattern without "/", e.g. ".env.*" or "*.pem"' });
+
 /** The points of a run a Pod hook can run at (the Worker's hook stages, by their manifest names). */
 export const HOOK_EVENTS = ["prompt_submit", "before_tool", "after_tool", "turn_end"] as const;
 
@@ -94,7 +103,14 @@ export const manifestLayerSchema = z
           .partial(),
       })
       .partial(),
-    scope: z.strictObject({ allow: z.array(scopeRuleSchema), deny: z.array(scopeRuleSchema) }).partial(),
+    scope: z
+      .strictObject({
+        allow: z.array(scopeRuleSchema),
+        deny: z.array(scopeRuleSchema),
+        /** Files never read nor written, in any directory (`.env`, private keys); replaces the list below it. */
+        secret_files: z.array(secretFilePatternSchema),
+      })
+      .partial(),
     tools: z
       .strictObject({
         /** Tools that need the user's approval before each call. */

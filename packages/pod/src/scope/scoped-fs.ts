@@ -24,6 +24,7 @@ import {
   type ScopeRule,
 } from "./rules.js";
 import { ScopeError, type ScopeRefusal } from "./scope-error.js";
+import { compileSecretFiles } from "./secret-files.js";
 
 export interface ScopedFsOptions {
   /**
@@ -109,6 +110,7 @@ export class ScopedFs {
     readonly root: string,
     private readonly allowRules: readonly CompiledRule[],
     private readonly denyRules: readonly CompiledRule[],
+    private readonly secretFileOf: ReturnType<typeof compileSecretFiles>,
   ) {}
 
   static async create(scope: Scope, options: ScopedFsOptions = {}): Promise<ScopedFs> {
@@ -136,7 +138,7 @@ export class ScopedFs {
     };
     const allow = await Promise.all(scope.allow.map((rule) => compile("allow", rule)));
     const deny = await Promise.all(scope.deny.map((rule) => compile("deny", rule)));
-    return new ScopedFs(root, allow, deny);
+    return new ScopedFs(root, allow, deny, compileSecretFiles(scope.secretFiles ?? []));
   }
 
   /**
@@ -145,6 +147,8 @@ export class ScopedFs {
    * with write access.
    */
   decide(realPath: string, access: Access): ScopeDecision {
+    const secret = this.secretFileOf(realPath);
+    if (secret !== undefined) return { allowed: false, refusal: { reason: "secret", rule: secret } };
     for (const deny of this.denyRules) {
       if (denyRefuses(deny.rule.access, access) && covers(deny, realPath)) {
         return { allowed: false, refusal: { reason: "denied", rule: deny.rule } };
