@@ -23,7 +23,13 @@ function put(file: string, content: string): string {
 const userFile = () => path.join(xdg, "yoake/manifest.toml");
 const projectFile = () => path.join(repo, ".yoake/manifest.toml");
 const load = (cwd = repo, overrides?: Parameters<typeof loadManifest>[0]["overrides"]) =>
-  loadManifest({ cwd, env: { HOME: home, XDG_CONFIG_HOME: xdg }, ...(overrides ? { overrides } : {}) });
+  loadManifest({
+    cwd,
+    env: { HOME: home, XDG_CONFIG_HOME: xdg },
+    // These tests are about the cascade; trust has tests of its own (trust.test.ts).
+    projectTrust: "trust-once",
+    ...(overrides ? { overrides } : {}),
+  });
 
 async function loadError(promise: Promise<unknown>): Promise<ManifestError> {
   const error = await promise.then(

@@ -1,7 +1,7 @@
 import type { SchemeName } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { ManifestIssue } from "./manifest-error.js";
-import { mcpServersSchema } from "./mcp-schema.js";
+import { envNameSchema, mcpServersSchema } from "./mcp-schema.js";
 
 /** A record, so that a scheme added to llm-worker and missing here fails to compile. */
 const SCHEMES: Readonly<Record<SchemeName, true>> = {
@@ -55,8 +55,10 @@ const hookSchema = z
     }),
     timeout_ms: positiveInteger,
     name: z.string().min(1),
+    /** Secret variables (API keys, tokens) the command gets; it never gets them otherwise. */
+    pass_env: z.array(envNameSchema),
   })
-  .partial({ matcher: true, timeout_ms: true, name: true })
+  .partial({ matcher: true, timeout_ms: true, name: true, pass_env: true })
   .refine(
     (hook) => hook.matcher === undefined || hook.event === "before_tool" || hook.event === "after_tool",
     {

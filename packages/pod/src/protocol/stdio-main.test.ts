@@ -31,7 +31,7 @@ function startChild(manifest?: string): {
     manifest ??
       `[model]\nscheme = "anthropic"\nid = "mock-model"\nbase_url = "${mock.baseURLFor("anthropic")}"\napi_key_env = "MOCK_KEY"\n`,
   );
-  const child = spawn(process.execPath, ["--import", "tsx", STDIO_MAIN, "--cwd", project], {
+  const child = spawn(process.execPath, ["--import", "tsx", STDIO_MAIN, "--cwd", project, "--trust-project"], {
     cwd: path.resolve(here, "../.."),
     env: {
       PATH: process.env.PATH,
