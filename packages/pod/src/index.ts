@@ -38,8 +38,6 @@ export type { McpServerSpec, McpServerTransport } from "./manifest/mcp-resolve.j
 export type { McpServerInput } from "./manifest/mcp-schema.js";
 export { parseOverrideAssignments } from "./manifest/overrides.js";
 export { ProjectTrustError } from "./manifest/project-trust-error.js";
-export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
-export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 export type {
   GenerationSettings,
   HookEvent,
@@ -59,6 +57,8 @@ export {
   manifestLayerSchema,
   validateLayer,
 } from "./manifest/schema.js";
+export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
+export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
 export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
 export { Pod, type PodOptions, type PodRunResult } from "./pod.js";

@@ -141,6 +141,7 @@ export class Pod {
     const hooks = createShellHooks(manifest.hooks, {
       projectRoot: manifest.projectRoot,
       env,
+      ...(manifest.model.apiKeyEnv !== undefined && { keyVariables: new Set([manifest.model.apiKeyEnv]) }),
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
@@ -190,6 +191,7 @@ export class Pod {
     const mcp = new McpSupervisor(manifest.mcp, {
       tools: worker,
       disabledTools: manifest.tools.disable,
+      env,
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     await mcp.start();

@@ -70,6 +70,8 @@ export interface HookSpec {
   /** Tool names the hook applies to (tool events only), `|`-separated, `*` a wildcard; absent: every tool. */
   matcher?: string;
   timeoutMs: number;
+  /** Secret variables the command gets (`pass_env`); it gets no other (see `withoutSecrets`). */
+  passEnv?: string[];
   /** The manifest file that declared it. */
   source: string;
 }
@@ -169,6 +171,7 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
         command: hook.command,
         ...(hook.matcher !== undefined && { matcher: hook.matcher }),
         timeoutMs: hook.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS,
+        ...(hook.pass_env !== undefined && { passEnv: hook.pass_env }),
         source: hook.source,
       }),
     ),
