@@ -221,7 +221,7 @@ describe("model", () => {
       provider: "ollama",
       scheme: "ollama",
       id: "qwen3:8b",
-      baseURL: "http://localhost:11434",
+      defaultBaseURL: "http://localhost:11434",
       contextWindow: 40_960,
     });
   });

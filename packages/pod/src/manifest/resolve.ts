@@ -16,8 +16,14 @@ export interface ResolvedModel {
   scheme: SchemeName;
   /** The model id sent to the provider. */
   id: string;
-  /** Absent: the scheme's default. */
+  /**
+   * Set by a manifest (the user's, a trusted project's, or the command line): it wins over
+   * everything. Absent: the scheme's conventional variable (`OLLAMA_HOST`, ...), else
+   * `defaultBaseURL`, else the scheme's default.
+   */
   baseURL?: string;
+  /** The catalogue's endpoint for the provider, where it differs from the scheme's default (Ollama's). */
+  defaultBaseURL?: string;
   /** The environment variable holding the API key. */
   apiKeyEnv?: string;
   contextWindow?: number;
@@ -213,7 +219,7 @@ function resolveModel(
       id: match.modelId,
     };
     const baseURL = match.providerEntry.baseURL;
-    if (baseURL !== undefined) resolved.baseURL = baseURL;
+    if (baseURL !== undefined) resolved.defaultBaseURL = baseURL;
     if (match.providerEntry.apiKeyEnv !== undefined) resolved.apiKeyEnv = match.providerEntry.apiKeyEnv;
     if (match.model !== undefined) {
       resolved.contextWindow = match.model.contextWindow;
