@@ -298,7 +298,9 @@ describe("the README", () => {
       topP: 0.95,
       reasoning: { effort: "medium" },
     });
-    expect(manifest.scope.deny.map((rule) => rule.path)).toContain(".env");
+    expect(manifest.scope.deny.map((rule) => rule.path)).toContain("secrets");
+    expect(manifest.scope.secretFiles?.map((rule) => rule.pattern)).toContain(".env.*");
+    expect(manifest.hooks[0]?.passEnv).toEqual(["GITHUB_TOKEN"]);
   });
 });
 
