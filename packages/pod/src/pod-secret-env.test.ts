@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventually } from "./mcp/mcp-test-servers.js";
 import { Pod } from "./pod.js";
-import { answer, usePodTestbed } from "./pod-test-kit.js";
+import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
 
 const bed = usePodTestbed();
 
@@ -86,5 +86,26 @@ describe.skipIf(process.platform === "win32")("the environment of hooks and MCP 
     expect(seen).not.toContain("sk-ant-user-key");
     expect(seen).not.toContain("model-key-value");
     expect(seen).not.toContain("PLAIN_SETTING");
+  });
+});
+
+describe("secret files through a real Pod", () => {
+  it("an @.env reference and read_file of a key never reach the provider", async () => {
+    const { put, createPod, mock, sent } = bed();
+    put(".env", "ANTHROPIC_API_KEY=sk-ant-in-dotenv\n");
+    put("deploy/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY----- private-bytes\n");
+    mock.enqueue(toolCall("read_file", { path: "deploy/id_ed25519" }), answer("I cannot see them."));
+    const pod = await createPod();
+    try {
+      const result = await pod.run("what is in @.env ?");
+      expect(result.status).toBe("finished");
+    } finally {
+      await pod.close();
+    }
+    for (const n of [0, 1]) {
+      expect(sent(n)).not.toContain("sk-ant-in-dotenv");
+      expect(sent(n)).not.toContain("private-bytes");
+    }
+    expect(sent(1)).toContain("is a secret file");
   });
 });
