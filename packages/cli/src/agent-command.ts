@@ -3,11 +3,12 @@ import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
 import { type OutputFormat, runHeadless } from "./headless/run-headless.js";
-import { startInteractive } from "./interactive.js";
+import { askProjectTrust, startInteractive } from "./interactive.js";
 import type { InterruptSource } from "./interrupt.js";
 import type { CliIO } from "./io.js";
 import { manifestOverrides, type OverrideOptions } from "./manifest-overrides.js";
 import { openPod } from "./open-pod.js";
+import { openPodWithTrust } from "./project-trust.js";
 import { SwitchablePod } from "./switchable-pod.js";
 
 /** The options of `yoake [options]`, parsed. */
@@ -19,6 +20,8 @@ export interface AgentCommandOptions extends OverrideOptions {
   continue?: boolean;
   resume?: string;
   verbose?: boolean;
+  /** `--trust-project`: apply the project's manifest whole, and remember that it is trusted. */
+  trustProject?: boolean;
 }
 
 /**
@@ -43,8 +46,10 @@ export async function agentCommand(
     env: io.env,
     overrides: manifestOverrides(options, cwd),
     ...(session !== undefined && { session }),
+    ...(options.trustProject === true && { projectTrust: "trust" as const }),
   };
-  const pod = await openPod(podOptions);
+  const opened = await openPodWithTrust(podOptions, headless ? undefined : askProjectTrust);
+  const pod = opened.pod;
   // The UI shows the continued session's warnings (a crash, a torn line) as alerts itself.
   const restoredWarnings = prompt === undefined ? [] : (pod.restored?.warnings ?? []);
   for (const warning of [...pod.manifest.warnings, ...restoredWarnings])
@@ -55,7 +60,7 @@ export async function agentCommand(
     if (prompt === undefined) {
       const resumed = pod.restored === undefined ? "" : ` · session ${pod.sessionId}`;
       // /model and /resume reopen the Pod; the one in use at the end is the one to close.
-      const switchable = new SwitchablePod(pod, podOptions, openPod);
+      const switchable = new SwitchablePod(pod, opened.options, openPod);
       try {
         await startInteractive({ pod: switchable, title: `yoake · ${pod.manifest.projectRoot}${resumed}` });
       } finally {

@@ -1,3 +1,5 @@
+import type { ProjectTrustError } from "@yoake/pod";
+import type { TrustChoice } from "./tui/components/trust-prompt.js";
 import type { InteractiveOptions } from "./tui/index.js";
 
 /**
@@ -7,6 +9,12 @@ import type { InteractiveOptions } from "./tui/index.js";
 export async function startInteractive(options: InteractiveOptions): Promise<void> {
   const { runInteractive } = await importTuiForTerminal();
   await runInteractive(options);
+}
+
+/** Asks in the terminal whether to trust the project's manifest, before the UI opens (see `TrustPrompt`). */
+export async function askProjectTrust(error: ProjectTrustError): Promise<TrustChoice> {
+  const { runTrustPrompt } = await importTuiForTerminal();
+  return runTrustPrompt(error);
 }
 
 const CI_VARIABLES = ["CI", "CONTINUOUS_INTEGRATION"] as const;

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { runAcp } from "./acp/main.js";
+import { runAcp, settleAcpProjectTrust } from "./acp/main.js";
 import { type AgentCommandOptions, agentCommand } from "./agent-command.js";
 import { CliError, ExitCode } from "./cli-error.js";
 import { type DemoCommandOptions, demoCommand } from "./demo/demo-command.js";
@@ -27,7 +27,8 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
     demo: async (options) => {
       exitCode = await demoCommand(options, cliIO, interrupts);
     },
-    acp: async () => {
+    acp: async ({ trustProject }) => {
+      await settleAcpProjectTrust(cliIO, trustProject);
       exitCode = await runAcp(cliIO);
     },
   });
@@ -50,7 +51,7 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
 interface Actions {
   agent(options: AgentCommandOptions): Promise<void>;
   demo(options: DemoCommandOptions): Promise<void>;
-  acp(): Promise<void>;
+  acp(options: { trustProject: boolean }): Promise<void>;
 }
 
 function buildProgram(io: CliIO, actions: Actions): Command {
@@ -83,6 +84,7 @@ function buildProgram(io: CliIO, actions: Actions): Command {
     .option("-c, --continue", "continue the latest session of this project")
     .option("-r, --resume <id>", "resume the session <id>")
     .option("--verbose", "headless: report each tool call and info alerts on stderr")
+    .option(TRUST_FLAG, TRUST_HELP)
     .addHelpText("after", HELP_AFTER)
     .action(async (raw: RawAgentOptions) => {
       await actions.agent(agentOptions(raw));
@@ -100,12 +102,17 @@ function buildProgram(io: CliIO, actions: Actions): Command {
   program
     .command("acp")
     .description("serve the Agent Client Protocol on standard input and output, for editors (Zed, ...)")
-    .action(async () => {
-      await actions.acp();
+    .option(TRUST_FLAG, TRUST_HELP)
+    .action(async (raw: { trustProject?: true }) => {
+      await actions.acp({ trustProject: raw.trustProject === true });
     });
 
   return program;
 }
+
+const TRUST_FLAG = "--trust-project";
+const TRUST_HELP =
+  "trust the project's .yoake/manifest.toml (its hooks, MCP servers, base URL, wider scope) and remember it";
 
 const HELP_AFTER = `
 Examples:
@@ -117,6 +124,8 @@ Examples:
 
 Keys and endpoints: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (and *_BASE_URL),
 OLLAMA_HOST. Headless runs deny tool calls that need approval unless --yes.
+A project manifest that asks for hooks, MCP servers, a base URL, paths outside the project or
+fewer approvals applies only once trusted: the UI asks; -p and acp need --trust-project.
 Exit codes: 0 finished, 1 the run failed or was cancelled, 2 bad usage or configuration,
 130 interrupted.`;
 
@@ -134,6 +143,7 @@ interface RawAgentOptions {
   continue?: true;
   resume?: string;
   verbose?: true;
+  trustProject?: true;
 }
 
 function agentOptions(raw: RawAgentOptions): AgentCommandOptions {

@@ -219,4 +219,18 @@ describe("yoake acp sessions", () => {
       h.connection.agent.request("session/prompt", { sessionId, prompt: [] }),
     ).rejects.toMatchObject({ code: -32602 });
   });
+
+  it("refuses a session in a project whose manifest is not trusted, with the one-line reason", async () => {
+    fixture = await headlessFixture({
+      ".yoake/manifest.toml": '[[hooks]]\nevent = "prompt_submit"\ncommand = "touch hook-ran"\n',
+    });
+    const root = fixture.project.dir;
+    const h = await connect(fixture.env);
+    await expect(
+      h.connection.agent.request("session/new", { cwd: root, mcpServers: [] }),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: `${path.join(root, ".yoake/manifest.toml")} is not trusted: it asks for hooks; rerun with --trust-project to trust it`,
+    });
+  });
 });

@@ -1,39 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { headlessFixture } from "./cli-test-kit.js";
-
-const BIN = fileURLToPath(new URL("../bin/yoake.js", import.meta.url));
-
-interface ChildOutcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real `yoake` command as a child process, as a person or a script would. */
-function yoake(
-  args: readonly string[],
-  options: {
-    cwd: string;
-    env: Record<string, string | undefined>;
-    stdin?: string;
-    /** Called once the child is running, e.g. to signal it. */
-    started?: (child: ChildProcess) => void;
-  },
-): Promise<ChildOutcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env });
-    options.started?.(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
-  });
-}
+import { headlessFixture, runYoakeBinary as yoake } from "./cli-test-kit.js";
 
 let fixture: Awaited<ReturnType<typeof headlessFixture>> | undefined;
 afterEach(async () => {

@@ -1,7 +1,9 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import type { CliIO, InputStream } from "../src/io.js";
 import { main } from "../src/main.js";
@@ -139,4 +141,36 @@ export function toolResults(
         results.push(block as unknown as { tool_use_id: string; content?: string; is_error?: boolean });
   }
   return results;
+}
+
+const BIN = fileURLToPath(new URL("../bin/yoake.js", import.meta.url));
+
+export interface ChildOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `yoake` command as a child process, as a person or a script would. */
+export function runYoakeBinary(
+  args: readonly string[],
+  options: {
+    cwd: string;
+    env: Record<string, string | undefined>;
+    stdin?: string;
+    /** Called once the child is running, e.g. to signal it. */
+    started?: (child: ChildProcess) => void;
+  },
+): Promise<ChildOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env });
+    options.started?.(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
 }

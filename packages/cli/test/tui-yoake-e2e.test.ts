@@ -38,8 +38,9 @@ describe.skipIf(!hasTmux)("yoake in tmux", () => {
     put(".gitignore", "dist/\n");
     put("src/greet.ts", "export const greet = (name: string) => 'Hello, ' + name;\n");
     put("dist/greet.js", "exports.greet = () => 'built';\n");
+    // The user's manifest (XDG_CONFIG_HOME below): a project's base_url would need trust first.
     put(
-      ".yoake/manifest.toml",
+      "../config/yoake/manifest.toml",
       [
         "[model]",
         'scheme = "anthropic"',

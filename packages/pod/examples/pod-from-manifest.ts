@@ -46,7 +46,8 @@ const env = {
 };
 
 // The Pod: manifest cascade, scope, file tools, approvals, hooks.
-const pod = await Pod.create({ cwd: project, env });
+// This script wrote the project's manifest itself: it trusts it (a user is asked, see "Project trust").
+const pod = await Pod.create({ cwd: project, env, projectTrust: "trust-once" });
 pod.on("alert", (alert) => console.log(`[${alert.level}] ${alert.message}`));
 pod.on("text_delta", (event) => process.stdout.write(event.text));
 

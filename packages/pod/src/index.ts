@@ -3,7 +3,7 @@ export { previewToolCall } from "./approval/diff-preview.js";
 export type { DiffPreview, PermissionDecision, PermissionRequest } from "./approval/permission.js";
 export type { CompactionSettings } from "./compaction/compaction-settings.js";
 export { COMPACTION_INSTRUCTION, SUMMARY_HEADING } from "./compaction/summary-prompt.js";
-export { podDataDir } from "./data-dir.js";
+export { podDataDir, yoakeStateDir } from "./data-dir.js";
 export {
   type FileRefFailure,
   type FileRefResolution,
@@ -37,6 +37,7 @@ export { formatIssue, ManifestError, type ManifestIssue } from "./manifest/manif
 export type { McpServerSpec, McpServerTransport } from "./manifest/mcp-resolve.js";
 export type { McpServerInput } from "./manifest/mcp-schema.js";
 export { parseOverrideAssignments } from "./manifest/overrides.js";
+export { ProjectTrustError } from "./manifest/project-trust-error.js";
 export type {
   GenerationSettings,
   HookEvent,
@@ -56,6 +57,8 @@ export {
   manifestLayerSchema,
   validateLayer,
 } from "./manifest/schema.js";
+export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
+export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
 export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
 export { Pod, type PodOptions, type PodRunResult } from "./pod.js";

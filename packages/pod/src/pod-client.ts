@@ -1,10 +1,26 @@
-import { createClient, getScheme, type LlmClient, LlmError } from "@yoake/llm-worker";
+import { createClient, getScheme, type LlmClient, LlmError, type SchemeName } from "@yoake/llm-worker";
 import type { ResolvedModel } from "./manifest/resolve.js";
 
 /**
+ * The variables that name an endpoint, as the providers' own tools read them, first set wins:
+ * `ANTHROPIC_BASE_URL` (Anthropic's SDK), `OPENAI_BASE_URL` (OpenAI's SDK), `GOOGLE_GEMINI_BASE_URL`
+ * (Google's `@google/genai`; `GEMINI_BASE_URL` too, as earlier yoake read it) and `OLLAMA_HOST`
+ * (Ollama's server and clients: `host:port`, a URL, or a bare host on port 11434).
+ */
+const BASE_URL_VARIABLES: Readonly<Record<SchemeName, readonly string[]>> = {
+  anthropic: ["ANTHROPIC_BASE_URL"],
+  "openai-chat": ["OPENAI_BASE_URL"],
+  "openai-responses": ["OPENAI_BASE_URL"],
+  gemini: ["GOOGLE_GEMINI_BASE_URL", "GEMINI_BASE_URL"],
+  ollama: ["OLLAMA_HOST"],
+};
+
+/**
  * The client for the manifest's model. The key comes from `model.api_key_env`, else the scheme's
- * usual variable (`ANTHROPIC_API_KEY`, ...), read from `env`; the base URL from the manifest, else
- * the scheme's variable (`ANTHROPIC_BASE_URL`, `OLLAMA_HOST`, ...), else the scheme's default.
+ * usual variable (`ANTHROPIC_API_KEY`, ...), read from `env`. The endpoint is the manifest's
+ * `base_url` (which only the user, a trusted project or the command line can set), else the
+ * scheme's conventional variable in `env` (see `BASE_URL_VARIABLES`), else the catalogue's
+ * endpoint, else the scheme's default: the key never goes anywhere the user did not choose.
  * A missing key is a configuration error, thrown here, naming the variable.
  */
 export function clientForModel(
@@ -20,15 +36,18 @@ export function clientForModel(
       message: `no API key for ${model.id} (${scheme.name}): set ${keyVariable ?? "model.api_key_env"}`,
     });
   }
-  const baseURL =
-    model.baseURL ?? (scheme.env.baseURL === undefined ? undefined : nonEmpty(env[scheme.env.baseURL]));
+  const fromEnv = BASE_URL_VARIABLES[scheme.name]
+    .map((variable) => nonEmpty(env[variable]))
+    .find((value) => value !== undefined);
+  // Always given, so the client never falls back on this process's own variables instead of `env`.
+  const baseURL = model.baseURL ?? fromEnv ?? model.defaultBaseURL ?? scheme.defaultBaseURL;
   return createClient({
     scheme: scheme.name,
     model: model.id,
     provider: model.provider ?? scheme.name,
     ...(keyVariable !== undefined && { apiKeyVariable: keyVariable }),
+    baseURL,
     ...(apiKey !== undefined && { apiKey }),
-    ...(baseURL !== undefined && { baseURL }),
   });
 }
 

@@ -50,6 +50,8 @@ export function usePodTestbed(): () => PodTestbed {
       createPod: async (overrides = {}) => {
         const pod = await Pod.create({
           cwd: project,
+          // The tests write the project's manifest themselves.
+          projectTrust: "trust-once",
           env: {
             HOME: path.join(base, "home"),
             XDG_STATE_HOME: path.join(base, "state"),

@@ -31,6 +31,7 @@ import { createShellHooks } from "./hooks/shell-hook.js";
 import { findProjectRoot, loadManifest } from "./manifest/load.js";
 import type { Manifest } from "./manifest/resolve.js";
 import type { ManifestLayerInput } from "./manifest/schema.js";
+import type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 import type { McpServerStatus } from "./mcp/mcp-server-status.js";
 import { McpSupervisor } from "./mcp/mcp-supervisor.js";
 import { clientForModel } from "./pod-client.js";
@@ -53,6 +54,13 @@ export interface PodOptions {
   cwd: string;
   /** The top layer of the manifest cascade (what command-line options set). */
   overrides?: ManifestLayerInput;
+  /**
+   * What to do with a project manifest that asks for more than the safe defaults (hooks, MCP
+   * servers, a base URL, wider scope, fewer approvals) and that the user has not trusted; default
+   * `refuse`: `create` throws a `ProjectTrustError` before anything of it runs or is contacted.
+   * See `ProjectTrustPolicy` and the README, "Project trust".
+   */
+  projectTrust?: ProjectTrustPolicy;
   /** For the manifest's `HOME` / `XDG_*`, the API key and the hooks' environment; defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Replaces the client made from the manifest's model (tests, embedders with their own transport). */
@@ -122,6 +130,7 @@ export class Pod {
       cwd: options.cwd,
       env,
       ...(options.overrides !== undefined && { overrides: options.overrides }),
+      ...(options.projectTrust !== undefined && { projectTrust: options.projectTrust }),
     });
     const fs = await ScopedFs.create(manifest.scope, { allowHardLinks: manifest.scope.hardLinks });
     const client = options.client ?? clientForModel(manifest.model, env);
@@ -135,6 +144,7 @@ export class Pod {
     const hooks = createShellHooks(manifest.hooks, {
       projectRoot: manifest.projectRoot,
       env,
+      ...(manifest.model.apiKeyEnv !== undefined && { keyVariables: new Set([manifest.model.apiKeyEnv]) }),
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
@@ -194,6 +204,7 @@ export class Pod {
     const mcp = new McpSupervisor(manifest.mcp, {
       tools: worker,
       disabledTools: manifest.tools.disable,
+      env,
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     await mcp.start();

@@ -8,7 +8,8 @@ import {
   RequestError,
 } from "@agentclientprotocol/sdk";
 import { LlmError } from "@yoake/llm-worker";
-import { ManifestError, Pod, SessionLogError } from "@yoake/pod";
+import { ManifestError, Pod, ProjectTrustError, SessionLogError } from "@yoake/pod";
+import { untrustedManifestLine } from "../project-trust.js";
 import { AcpSession } from "./acp-session.js";
 
 /** JSON-RPC codes of ACP's errors. */
@@ -141,6 +142,8 @@ function notFound(sessionId: string): RequestError {
 function openFailure(error: unknown, choice: string): unknown {
   if (error instanceof SessionLogError && (error.kind === "not_found" || error.kind === "ambiguous"))
     return notFound(choice);
+  if (error instanceof ProjectTrustError)
+    return new RequestError(INTERNAL_ERROR, untrustedManifestLine(error));
   if (error instanceof ManifestError || error instanceof LlmError || error instanceof SessionLogError)
     return new RequestError(INTERNAL_ERROR, error.message);
   return error;

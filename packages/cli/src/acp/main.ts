@@ -1,7 +1,9 @@
 import { createRequire } from "node:module";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
-import { ExitCode, type ExitCodeValue } from "../cli-error.js";
-import type { InputStream, OutputStream } from "../io.js";
+import { loadManifest, ProjectTrustError } from "@yoake/pod";
+import { CliError, ExitCode, type ExitCodeValue } from "../cli-error.js";
+import type { CliIO, InputStream, OutputStream } from "../io.js";
+import { untrustedManifestLine } from "../project-trust.js";
 import { YoakeAgent } from "./agent.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -17,6 +19,20 @@ export interface AcpIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Aborting it ends the connection (Ctrl-C). */
   signal?: AbortSignal;
+}
+
+/**
+ * Before `yoake acp` serves anything: the project it was started in must not have a manifest the
+ * user has not trusted (an editor cannot show what it asks for), else a `CliError` (exit 2, one
+ * line). `--trust-project` trusts it and remembers that; sessions in other untrusted projects are
+ * refused one by one with the same line. Other manifest problems are each session's to report.
+ */
+export async function settleAcpProjectTrust(io: CliIO, trustProject: boolean): Promise<void> {
+  try {
+    await loadManifest({ cwd: io.cwd, env: io.env, projectTrust: trustProject ? "trust" : "refuse" });
+  } catch (error) {
+    if (error instanceof ProjectTrustError) throw new CliError(untrustedManifestLine(error));
+  }
 }
 
 /**

@@ -11,3 +11,4 @@ export type {
   SessionSummary,
 } from "./pod-like.js";
 export { type InteractiveOptions, runInteractive } from "./run-interactive.js";
+export { runTrustPrompt } from "./trust-prompt-runner.js";

@@ -7,6 +7,7 @@ import { collectResponse, type Response } from "./response.js";
 import { streamResponse } from "./response-stream.js";
 import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
 import { getScheme } from "./schemes/index.js";
+import { ollamaBaseURL } from "./schemes/ollama/index.js";
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_RETRY_POLICY,
@@ -148,7 +149,9 @@ function resolveEndpoint(scheme: Scheme, options: ClientOptions): Endpoint {
   }
   const urlVariable = scheme.env.baseURL;
   const fromEnv = urlVariable ? nonEmpty(env[urlVariable]) : undefined;
-  const baseURL = normalizeBaseURL(options.baseURL ?? fromEnv ?? scheme.defaultBaseURL);
+  const configured = options.baseURL ?? fromEnv ?? scheme.defaultBaseURL;
+  // Ollama reads its variable its own way: a bare host means port 11434, `:port` the local host.
+  const baseURL = scheme.name === "ollama" ? ollamaBaseURL(configured) : normalizeBaseURL(configured);
   return {
     model: options.model,
     baseURL,

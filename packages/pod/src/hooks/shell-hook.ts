@@ -1,6 +1,7 @@
 import { type Hook, systemMessage } from "@yoake/llm-worker";
 import type { Alert } from "../alert.js";
 import type { HookSpec } from "../manifest/resolve.js";
+import { withoutSecrets } from "../secret-env.js";
 import { type HookVerdict, verdictOf } from "./hook-verdict.js";
 import { runHookCommand } from "./run-command.js";
 import { compileToolMatcher } from "./tool-matcher.js";
@@ -9,8 +10,14 @@ import { compileToolMatcher } from "./tool-matcher.js";
 export interface ShellHookContext {
   /** Where the commands run, and `project_root` in their input. */
   projectRoot: string;
-  /** The commands' environment (with `YOAKE_HOOK_EVENT` and `YOAKE_PROJECT_ROOT` added). */
+  /**
+   * The Pod's environment. A command gets it without secrets (`withoutSecrets`: API keys, tokens,
+   * the model's key variable) except those its entry passes (`pass_env`), with `YOAKE_HOOK_EVENT`
+   * and `YOAKE_PROJECT_ROOT` added.
+   */
   env: Readonly<Record<string, string | undefined>>;
+  /** The model's key variable, kept from the commands whatever its name. */
+  keyVariables?: ReadonlySet<string>;
   /** Told of every hook that failed, timed out or blocked something. */
   alert(alert: Alert): void;
 }
@@ -43,7 +50,14 @@ function shellHook(spec: HookSpec, context: ShellHookContext): Hook {
     const outcome = await runHookCommand(spec.command, {
       input,
       cwd: context.projectRoot,
-      env: { ...context.env, YOAKE_HOOK_EVENT: spec.event, YOAKE_PROJECT_ROOT: context.projectRoot },
+      env: {
+        ...withoutSecrets(context.env, {
+          ...(spec.passEnv !== undefined && { pass: spec.passEnv }),
+          ...(context.keyVariables !== undefined && { keyVariables: context.keyVariables }),
+        }),
+        YOAKE_HOOK_EVENT: spec.event,
+        YOAKE_PROJECT_ROOT: context.projectRoot,
+      },
       timeoutMs: spec.timeoutMs,
     });
     const verdict = verdictOf(outcome, describe, spec.timeoutMs);

@@ -16,6 +16,22 @@ export const DEFAULT_TOOL_OUTPUT_BYTES = 16_384;
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 /**
+ * Files that hold secrets by convention, kept from the model (read, write, `@path`, listings) in
+ * every directory: environment files and private keys. A manifest that needs one read replaces
+ * this list (`[scope] secret_files`), which a project manifest may only do once trusted.
+ */
+export const DEFAULT_SECRET_FILES: readonly string[] = [
+  ".env",
+  ".env.*",
+  "*.pem",
+  "*.key",
+  "id_rsa*",
+  "id_dsa*",
+  "id_ecdsa*",
+  "id_ed25519*",
+];
+
+/**
  * The lowest layer of the cascade. Its scope lets the agent read and write the project, except
  * `.git` (history is the user's to change) and `.yoake` (the agent must not widen its own scope by
  * editing its manifest). Allow/deny lists are unions, so higher layers can only add to them; to
@@ -31,6 +47,7 @@ export const DEFAULT_LAYER: ManifestLayer = {
       { path: ".git", access: "write", recursive: true },
       { path: ".yoake", access: "write", recursive: true },
     ],
+    secret_files: [...DEFAULT_SECRET_FILES],
   },
   tools: { approve: ["write_file", "edit_file"], disable: [] },
   limits: { turns: DEFAULT_TURNS, tool_output_bytes: DEFAULT_TOOL_OUTPUT_BYTES },

@@ -59,7 +59,7 @@ describe("[[hooks]] validation", () => {
       `${FILE}: hooks[0].event: expected one of "prompt_submit", "before_tool", "after_tool", "turn_end", got "before_edit"`,
       `${FILE}: hooks[0].command: expected a non-empty string, got ""`,
       `${FILE}: hooks[0].timeout_ms: expected a number > 0, got -1`,
-      `${FILE}: hooks[0].shell: unknown key; expected one of: event, command, matcher, timeout_ms, name`,
+      `${FILE}: hooks[0].shell: unknown key; expected one of: event, command, matcher, timeout_ms, name, pass_env`,
     ]);
   });
 
@@ -101,6 +101,7 @@ describe("[[hooks]] in the cascade", () => {
     const manifest = await loadManifest({
       cwd: repo,
       env: { HOME: home },
+      projectTrust: "trust-once",
       overrides: { hooks: [{ event: "turn_end", command: "echo done" }] },
     });
     expect(manifest.hooks).toEqual([

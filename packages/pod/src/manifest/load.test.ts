@@ -23,7 +23,13 @@ function put(file: string, content: string): string {
 const userFile = () => path.join(xdg, "yoake/manifest.toml");
 const projectFile = () => path.join(repo, ".yoake/manifest.toml");
 const load = (cwd = repo, overrides?: Parameters<typeof loadManifest>[0]["overrides"]) =>
-  loadManifest({ cwd, env: { HOME: home, XDG_CONFIG_HOME: xdg }, ...(overrides ? { overrides } : {}) });
+  loadManifest({
+    cwd,
+    env: { HOME: home, XDG_CONFIG_HOME: xdg },
+    // These tests are about the cascade; trust has tests of its own (trust.test.ts).
+    projectTrust: "trust-once",
+    ...(overrides ? { overrides } : {}),
+  });
 
 async function loadError(promise: Promise<unknown>): Promise<ManifestError> {
   const error = await promise.then(
@@ -215,7 +221,7 @@ describe("model", () => {
       provider: "ollama",
       scheme: "ollama",
       id: "qwen3:8b",
-      baseURL: "http://localhost:11434",
+      defaultBaseURL: "http://localhost:11434",
       contextWindow: 40_960,
     });
   });
@@ -292,7 +298,9 @@ describe("the README", () => {
       topP: 0.95,
       reasoning: { effort: "medium" },
     });
-    expect(manifest.scope.deny.map((rule) => rule.path)).toContain(".env");
+    expect(manifest.scope.deny.map((rule) => rule.path)).toContain("secrets");
+    expect(manifest.scope.secretFiles?.map((rule) => rule.pattern)).toContain(".env.*");
+    expect(manifest.hooks[0]?.passEnv).toEqual(["GITHUB_TOKEN"]);
   });
 });
 

@@ -1,12 +1,15 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parse, TomlError } from "smol-toml";
+import { canonicalize } from "../scope/canonical-path.js";
+import { pathCovers } from "../scope/rules.js";
 import { DEFAULT_LAYER } from "./defaults.js";
 import { ManifestError, type ManifestIssue } from "./manifest-error.js";
 import { mergeLayers, normalizeLayer, type SourcedLayer } from "./merge.js";
 import { type Manifest, type ManifestLayerInfo, resolveManifest } from "./resolve.js";
 import { type ManifestLayerInput, validateLayer } from "./schema.js";
+import { applyProjectTrust, type ProjectLayerText, type ProjectTrustPolicy } from "./trust-gate.js";
 
 export interface LoadManifestOptions {
   /** Where the project search starts. */
@@ -15,6 +18,12 @@ export interface LoadManifestOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The top layer (programmatic or command-line), validated like a file. */
   overrides?: ManifestLayerInput;
+  /**
+   * What to do with a manifest inside the project (the project's `.yoake/manifest.toml`, or any
+   * layer whose file lies in the project) that asks for more than the safe defaults and that the
+   * user has not trusted (see `ProjectTrustPolicy`); default `refuse`: a `ProjectTrustError`.
+   */
+  projectTrust?: ProjectTrustPolicy;
 }
 
 /** Where a project's own files live, relative to its root. */
@@ -32,6 +41,11 @@ const AGENTS_FILE = "AGENTS.md";
  * the scope with it). AGENTS.md is read from the project root.
  *
  * Every problem in every layer is reported at once, in one ManifestError.
+ *
+ * A layer whose file lies inside the project is the repository's, not the user's: what it asks
+ * beyond the safe defaults (hooks, MCP servers, a base URL or key variable, scope outside the
+ * project, fewer approvals or secret files, unknown keys) applies only once the user trusted that
+ * exact content (the trust store in the user's state directory) or `projectTrust` says so.
  */
 export async function loadManifest(options: LoadManifestOptions): Promise<Manifest> {
   const env = options.env ?? process.env;
@@ -44,6 +58,8 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Manife
     { source: "defaults", layer: normalizeLayer(DEFAULT_LAYER, "defaults", homeDir) },
   ];
   const issues: ManifestIssue[] = [];
+  const realRoot = await realpath(projectRoot).catch(() => projectRoot);
+  const projectLayers: ProjectLayerText[] = [];
   const addLayer = (kind: ManifestLayerInfo["kind"], source: string, data: unknown): void => {
     const result = validateLayer(data, source);
     if (result.ok) layers.push({ source, layer: normalizeLayer(result.layer, source, homeDir) });
@@ -60,6 +76,8 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Manife
       infos.push({ kind, source: file, loaded: false });
       continue;
     }
+    const realPath = (await canonicalize(file)).real;
+    if (pathCovers(realRoot, true, realPath)) projectLayers.push({ source: file, realPath, text });
     const parsed = parseToml(text, file);
     if (parsed.ok) addLayer(kind, file, parsed.value);
     else {
@@ -69,14 +87,21 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Manife
   }
   if (options.overrides !== undefined) addLayer("overrides", "overrides", options.overrides);
   if (issues.length > 0) throw new ManifestError(issues);
+  const trusted = await applyProjectTrust(layers, projectLayers, {
+    projectRoot: realRoot,
+    policy: options.projectTrust ?? "refuse",
+    env,
+  });
 
   const agentsPath = path.join(projectRoot, AGENTS_FILE);
   const agentsText = await readOptional(agentsPath);
-  return resolveManifest(mergeLayers(layers), {
+  const manifest = resolveManifest(mergeLayers(trusted.layers), {
     projectRoot,
     layers: infos,
     ...(agentsText === undefined ? {} : { agentsMd: { path: agentsPath, text: agentsText } }),
   });
+  manifest.warnings.unshift(...trusted.warnings);
+  return manifest;
 }
 
 /** `$XDG_CONFIG_HOME/yoake/manifest.toml` when that variable is an absolute path (as the spec requires), else `~/.config/yoake/manifest.toml`. */

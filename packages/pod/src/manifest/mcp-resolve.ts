@@ -11,6 +11,8 @@ export type McpServerTransport =
       env: Record<string, string>;
       /** Absolute: a relative `cwd` is relative to the project root. Absent: the Pod's working directory. */
       cwd?: string;
+      /** Variables of the Pod's environment added to `env` when the server starts (`pass_env`). */
+      passEnv?: string[];
     }
   | { type: "http"; url: string; headers: Record<string, string> };
 
@@ -73,5 +75,6 @@ function transportOf(entry: SourcedMcpServer, projectRoot: string): McpServerTra
     args: [...(entry.args ?? [])],
     env: { ...entry.env },
     ...(entry.cwd !== undefined && { cwd: path.resolve(projectRoot, entry.cwd) }),
+    ...(entry.pass_env !== undefined && { passEnv: [...entry.pass_env] }),
   };
 }

@@ -5,6 +5,11 @@ const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 
 const stringMap = z.record(z.string(), z.string());
 
+/** An environment variable's name, as `pass_env` lists them. */
+export const envNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name, e.g. GITHUB_TOKEN" });
+
 /**
  * A `[[mcp]]` entry: an MCP server started with the Pod, its tools offered as `<name>__<tool>`.
  * Either a stdio server (`command`, with `args`, `env`, `cwd`) or a streamable HTTP one (`url`,
@@ -19,6 +24,8 @@ export const mcpServerSchema = z
     command: z.string().min(1),
     args: z.array(z.string()),
     env: stringMap,
+    /** Secret variables of yoake's environment (API keys, tokens) the server gets; none otherwise. */
+    pass_env: z.array(envNameSchema),
     cwd: z.string().min(1),
     url: z.url({ protocol: /^https?$/ }),
     headers: stringMap,
@@ -32,6 +39,7 @@ export const mcpServerSchema = z
     command: true,
     args: true,
     env: true,
+    pass_env: true,
     cwd: true,
     url: true,
     headers: true,
@@ -49,7 +57,7 @@ export const mcpServerSchema = z
     if (server.command === undefined && server.url === undefined && server.enabled !== false)
       issue("expected command (a stdio server) or url (an HTTP server)", "command");
     if (server.url !== undefined)
-      for (const key of ["args", "env", "cwd"] as const)
+      for (const key of ["args", "env", "pass_env", "cwd"] as const)
         if (server[key] !== undefined) issue(`applies only to a stdio server (command)`, key);
     if (server.command !== undefined && server.headers !== undefined)
       issue("applies only to an HTTP server (url)", "headers");

@@ -58,7 +58,7 @@ describe("[[mcp]] validation", () => {
       `${FILE}: mcp[0].command: expected a non-empty string, got ""`,
       `${FILE}: mcp[0].args: expected an array, got "a b"`,
       `${FILE}: mcp[0].timeout_ms: expected a number > 0, got 0`,
-      `${FILE}: mcp[0].restart: unknown key; expected one of: name, command, args, env, cwd, url, headers, enabled, timeout_ms, startup_timeout_ms`,
+      `${FILE}: mcp[0].restart: unknown key; expected one of: name, command, args, env, pass_env, cwd, url, headers, enabled, timeout_ms, startup_timeout_ms`,
     ]);
   });
 
@@ -120,6 +120,7 @@ describe("[[mcp]] in the cascade", () => {
     const manifest = await loadManifest({
       cwd: repo,
       env: { HOME: home },
+      projectTrust: "trust-once",
       overrides: { mcp: [{ name: "local", url: "http://127.0.0.1:9/mcp", headers: { "x-key": "k" } }] },
     });
     expect(manifest.mcp).toEqual([

@@ -11,7 +11,7 @@ export type SourcedMcpServer = McpServerInput & { source: string; index: number 
 
 /** A layer whose scope rules are complete (access, recursion, source filled in) and whose hooks and MCP servers know their source. */
 export type NormalizedLayer = Omit<ManifestLayer, "scope" | "hooks" | "mcp"> & {
-  scope?: { allow?: ScopeRule[]; deny?: ScopeRule[]; hard_links?: boolean };
+  scope?: { allow?: ScopeRule[]; deny?: ScopeRule[]; hard_links?: boolean; secret_files?: string[] };
   hooks?: SourcedHook[];
   mcp?: SourcedMcpServer[];
 };
@@ -60,6 +60,7 @@ export function normalizeLayer(layer: ManifestLayer, source: string, homeDir: st
   if (scope.hard_links !== undefined) normalized.hard_links = scope.hard_links;
   if (scope.allow !== undefined) normalized.allow = scope.allow.map(complete);
   if (scope.deny !== undefined) normalized.deny = scope.deny.map(complete);
+  if (scope.secret_files !== undefined) normalized.secret_files = [...scope.secret_files];
   return { ...rest, scope: normalized };
 }
 

@@ -16,8 +16,14 @@ export interface ResolvedModel {
   scheme: SchemeName;
   /** The model id sent to the provider. */
   id: string;
-  /** Absent: the scheme's default. */
+  /**
+   * Set by a manifest (the user's, a trusted project's, or the command line): it wins over
+   * everything. Absent: the scheme's conventional variable (`OLLAMA_HOST`, ...), else
+   * `defaultBaseURL`, else the scheme's default.
+   */
   baseURL?: string;
+  /** The catalogue's endpoint for the provider, where it differs from the scheme's default (Ollama's). */
+  defaultBaseURL?: string;
   /** The environment variable holding the API key. */
   apiKeyEnv?: string;
   contextWindow?: number;
@@ -70,6 +76,8 @@ export interface HookSpec {
   /** Tool names the hook applies to (tool events only), `|`-separated, `*` a wildcard; absent: every tool. */
   matcher?: string;
   timeoutMs: number;
+  /** Secret variables the command gets (`pass_env`); it gets no other (see `withoutSecrets`). */
+  passEnv?: string[];
   /** The manifest file that declared it. */
   source: string;
 }
@@ -154,6 +162,10 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
       allow: merged.scope?.allow ?? [],
       deny: merged.scope?.deny ?? [],
       hardLinks: merged.scope?.hard_links ?? false,
+      secretFiles: (merged.scope?.secret_files ?? []).map((pattern) => ({
+        pattern,
+        source: keySources["scope.secret_files"] ?? "defaults",
+      })),
     },
     tools: { approve: merged.tools?.approve ?? [], disable: merged.tools?.disable ?? [] },
     limits: {
@@ -167,6 +179,7 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
         command: hook.command,
         ...(hook.matcher !== undefined && { matcher: hook.matcher }),
         timeoutMs: hook.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS,
+        ...(hook.pass_env !== undefined && { passEnv: hook.pass_env }),
         source: hook.source,
       }),
     ),
@@ -208,7 +221,7 @@ function resolveModel(
       id: match.modelId,
     };
     const baseURL = match.providerEntry.baseURL;
-    if (baseURL !== undefined) resolved.baseURL = baseURL;
+    if (baseURL !== undefined) resolved.defaultBaseURL = baseURL;
     if (match.providerEntry.apiKeyEnv !== undefined) resolved.apiKeyEnv = match.providerEntry.apiKeyEnv;
     if (match.model !== undefined) {
       resolved.contextWindow = match.model.contextWindow;

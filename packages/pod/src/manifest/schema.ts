@@ -1,7 +1,7 @@
 import type { SchemeName } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { ManifestIssue } from "./manifest-error.js";
-import { mcpServersSchema } from "./mcp-schema.js";
+import { envNameSchema, mcpServersSchema } from "./mcp-schema.js";
 
 /** A record, so that a scheme added to llm-worker and missing here fails to compile. */
 const SCHEMES: Readonly<Record<SchemeName, true>> = {
@@ -29,6 +29,15 @@ const scopeRuleSchema = z.union([
   }),
 ]);
 
+/**
+ * A file-name pattern of `scope.secret_files`: `*` any run of characters, `?` one; matched against
+ * the last component of a path only, so it holds in every directory.
+ */
+const secretFilePatternSchema = z
+  .string()
+  .min(1)
+  .regex(/^[^/\\]+$/, { error: 'expected a file name pattern without "/", e.g. ".env.*" or "*.pem"' });
+
 /** The points of a run a Pod hook can run at (the Worker's hook stages, by their manifest names). */
 export const HOOK_EVENTS = ["prompt_submit", "before_tool", "after_tool", "turn_end"] as const;
 
@@ -46,8 +55,10 @@ const hookSchema = z
     }),
     timeout_ms: positiveInteger,
     name: z.string().min(1),
+    /** Secret variables (API keys, tokens) the command gets; it never gets them otherwise. */
+    pass_env: z.array(envNameSchema),
   })
-  .partial({ matcher: true, timeout_ms: true, name: true })
+  .partial({ matcher: true, timeout_ms: true, name: true, pass_env: true })
   .refine(
     (hook) => hook.matcher === undefined || hook.event === "before_tool" || hook.event === "after_tool",
     {
@@ -100,6 +111,8 @@ export const manifestLayerSchema = z
         deny: z.array(scopeRuleSchema),
         /** Read and write files with more than one hard link (another name may be outside the scope). */
         hard_links: z.boolean(),
+        /** Files never read nor written, in any directory (`.env`, private keys); replaces the list below it. */
+        secret_files: z.array(secretFilePatternSchema),
       })
       .partial(),
     tools: z

@@ -25,6 +25,11 @@ export interface McpSupervisorOptions {
   startupWaitMs?: number;
   /** `connectMcp`, replaceable in tests. */
   connect?: typeof connectMcp;
+  /**
+   * The Pod's environment, read only for the variables an entry names in `pass_env`: a stdio
+   * server otherwise gets a minimal environment (`PATH`, `HOME`, ...) and its own `env`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -48,6 +53,7 @@ export class McpSupervisor {
       policy: { ...DEFAULT_RESTART_POLICY, ...options.policy },
       disabledTools: new Set(options.disabledTools),
       connect: options.connect ?? connectMcp,
+      ...(options.env !== undefined && { env: options.env }),
     };
     this.#servers = specs.map((spec) => new SupervisedServer(spec, deps));
   }

@@ -20,6 +20,8 @@ export interface SupervisedServerDeps {
   disabledTools: ReadonlySet<string>;
   /** `connectMcp`, replaceable in tests. */
   connect: typeof connectMcp;
+  /** Where `pass_env` variables are read from (the Pod's environment); a server gets no other. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -45,7 +47,7 @@ export class SupervisedServer {
     readonly spec: McpServerSpec,
     private readonly deps: SupervisedServerDeps,
   ) {
-    this.#config = configOf(spec);
+    this.#config = configOf(spec, deps.env ?? {});
   }
 
   get state(): McpServerState {
@@ -182,7 +184,20 @@ export class SupervisedServer {
   }
 }
 
-function configOf(spec: McpServerSpec): McpServerConfig {
+/** The variables a trusted manifest passes to its server by name (`pass_env`), where set. */
+function passedEnv(
+  names: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined) passed[name] = value;
+  }
+  return passed;
+}
+
+function configOf(spec: McpServerSpec, env: Readonly<Record<string, string | undefined>>): McpServerConfig {
   const common = {
     name: spec.name,
     ...(spec.startupTimeoutMs !== undefined && { connectTimeoutMs: spec.startupTimeoutMs }),
@@ -194,7 +209,7 @@ function configOf(spec: McpServerSpec): McpServerConfig {
     ...common,
     command: transport.command,
     args: transport.args,
-    env: transport.env,
+    env: { ...passedEnv(transport.passEnv ?? [], env), ...transport.env },
     ...(transport.cwd !== undefined && { cwd: transport.cwd }),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * A Pod as a child process, speaking the protocol over its standard input and output:
  *
- *   node --import tsx packages/pod/src/protocol/stdio-main.ts --cwd <project> [--set key=value ...]
+ *   node --import tsx packages/pod/src/protocol/stdio-main.ts --cwd <project> [--set key=value ...] [--trust-project]
  *
- * `--set` assignments are manifest overrides (`parseOverrideAssignments`). The parent sends
+ * `--set` assignments are manifest overrides (`parseOverrideAssignments`). `--trust-project`
+ * applies the project's manifest whole (the parent decided to trust it; nothing is remembered);
+ * without it, a project manifest the user has not trusted stops the start. The parent sends
  * `hello` first, like any client. Standard output carries protocol lines only (console output goes
  * to standard error); closing standard input cancels the run and ends the process. A Pod that
  * cannot start prints one line to standard error and exits with status 1.
@@ -23,12 +25,14 @@ async function main(): Promise<void> {
     options: {
       cwd: { type: "string" },
       set: { type: "string", multiple: true },
+      "trust-project": { type: "boolean" },
     },
     strict: true,
   });
   const pod = await Pod.create({
     cwd: values.cwd ?? process.cwd(),
     overrides: parseOverrideAssignments(values.set ?? []),
+    ...(values["trust-project"] === true && { projectTrust: "trust-once" as const }),
   });
   const server = serveStdio(pod, process.stdin, process.stdout);
   const stop = (signal: string) => void server.shutdown(`the Pod received ${signal}`);

@@ -26,12 +26,24 @@ export interface ScopeRule {
   source?: string;
 }
 
+/**
+ * A file-name pattern (`*` any run of characters, `?` one, case ignored) of files that are never
+ * read nor written wherever they are: a deny rule by name rather than by place (`.env`, `*.pem`).
+ */
+export interface SecretFileRule {
+  pattern: string;
+  /** Where the pattern came from, quoted in refusals. */
+  source?: string;
+}
+
 /** The scope of one Pod: the project root that relative paths start from, and its rules. */
 export interface Scope {
   /** Absolute path of the project root. */
   root: string;
   allow: readonly ScopeRule[];
   deny: readonly ScopeRule[];
+  /** Names refused in every directory, above every allow rule; absent: none. */
+  secretFiles?: readonly SecretFileRule[];
 }
 
 /** Does an allow rule with `granted` access permit an operation that needs `wanted`? */

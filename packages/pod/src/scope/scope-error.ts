@@ -1,4 +1,4 @@
-import { type Access, describeRule, type ScopeRule } from "./rules.js";
+import { type Access, describeRule, type ScopeRule, type SecretFileRule } from "./rules.js";
 
 /**
  * Why an operation was refused: a deny rule covers the real path, only a read rule covers it and a
@@ -8,6 +8,7 @@ import { type Access, describeRule, type ScopeRule } from "./rules.js";
  */
 export type ScopeRefusal =
   | { reason: "denied"; rule: ScopeRule }
+  | { reason: "secret"; rule: SecretFileRule }
   | { reason: "read-only"; rule: ScopeRule }
   | { reason: "outside"; allowRules: readonly ScopeRule[] }
   | { reason: "changed"; openedPath: string }
@@ -61,6 +62,10 @@ function composeMessage(details: ScopeErrorDetails): string {
   switch (refusal.reason) {
     case "denied":
       return `${head} is covered by ${describeRule("deny", refusal.rule)}`;
+    case "secret": {
+      const from = refusal.rule.source === undefined ? "" : `, from ${refusal.rule.source}`;
+      return `${head} is a secret file (it matches ${JSON.stringify(refusal.rule.pattern)} of scope.secret_files${from})`;
+    }
     case "read-only":
       return `${head} is read-only under ${describeRule("allow", refusal.rule)}; no allow rule grants write`;
     case "outside": {

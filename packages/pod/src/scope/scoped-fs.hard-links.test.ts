@@ -78,12 +78,13 @@ describe("files with more than one hard link", () => {
 });
 
 describe("[scope] hard_links", () => {
-  it("is off by default and turned on by a manifest", async () => {
+  it("is off by default, and turned on by a project manifest only once the project is trusted", async () => {
     const env = { HOME: project.base, XDG_CONFIG_HOME: path.join(project.base, "xdg") };
     mkdirSync(path.join(project.root, ".yoake"));
     expect((await loadManifest({ cwd: project.root, env })).scope.hardLinks).toBe(false);
     writeFileSync(path.join(project.root, ".yoake/manifest.toml"), "[scope]\nhard_links = true\n");
-    const manifest = await loadManifest({ cwd: project.root, env });
+    await expect(loadManifest({ cwd: project.root, env })).rejects.toThrow(/hard_links = true/);
+    const manifest = await loadManifest({ cwd: project.root, env, projectTrust: "trust-once" });
     expect(manifest.scope.hardLinks).toBe(true);
     const fs = await ScopedFs.create(manifest.scope, { allowHardLinks: manifest.scope.hardLinks });
     expect(await fs.readFile("innocent.txt")).toBe(SECRET);

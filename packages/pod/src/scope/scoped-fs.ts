@@ -14,6 +14,7 @@ import {
   type ScopeRule,
 } from "./rules.js";
 import { ScopeError, type ScopeRefusal } from "./scope-error.js";
+import { compileSecretFiles } from "./secret-files.js";
 import {
   DIRECTORY_FLAGS,
   inDirectory,
@@ -112,6 +113,7 @@ export class ScopedFs {
     private readonly allowRules: readonly CompiledRule[],
     private readonly denyRules: readonly CompiledRule[],
     private readonly allowHardLinks: boolean,
+    private readonly secretFileOf: ReturnType<typeof compileSecretFiles>,
   ) {}
 
   static async create(scope: Scope, options: ScopedFsOptions = {}): Promise<ScopedFs> {
@@ -139,7 +141,13 @@ export class ScopedFs {
     };
     const allow = await Promise.all(scope.allow.map((rule) => compile("allow", rule)));
     const deny = await Promise.all(scope.deny.map((rule) => compile("deny", rule)));
-    return new ScopedFs(root, allow, deny, options.allowHardLinks ?? false);
+    return new ScopedFs(
+      root,
+      allow,
+      deny,
+      options.allowHardLinks ?? false,
+      compileSecretFiles(scope.secretFiles ?? []),
+    );
   }
 
   /**
@@ -148,6 +156,8 @@ export class ScopedFs {
    * with write access.
    */
   decide(realPath: string, access: Access): ScopeDecision {
+    const secret = this.secretFileOf(realPath);
+    if (secret !== undefined) return { allowed: false, refusal: { reason: "secret", rule: secret } };
     for (const deny of this.denyRules) {
       if (denyRefuses(deny.rule.access, access) && covers(deny, realPath)) {
         return { allowed: false, refusal: { reason: "denied", rule: deny.rule } };

@@ -33,7 +33,7 @@ describe("sessionConfigFromManifest", () => {
         "",
       ].join("\n"),
     );
-    const manifest = await loadManifest({ cwd: project, env: { HOME: home } });
+    const manifest = await loadManifest({ cwd: project, env: { HOME: home }, projectTrust: "trust-once" });
     const config = sessionConfigFromManifest(manifest, project);
     expect(config.model).toEqual({
       scheme: "gemini",

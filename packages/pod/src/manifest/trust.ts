@@ -1,0 +1,232 @@
+import path from "node:path";
+import { canonicalize } from "../scope/canonical-path.js";
+import { pathCovers, type ScopeRule } from "../scope/rules.js";
+import { lookupModel } from "./catalogue.js";
+import type { NormalizedLayer, SourcedHook, SourcedMcpServer } from "./merge.js";
+
+/** What a project manifest asks for that only the user can grant. */
+export type TrustRequestKind =
+  /** `[[hooks]]`: a shell command yoake runs. */
+  | "hook"
+  /** `[[mcp]]`: a server yoake starts or connects to. */
+  | "mcp"
+  /** `model.base_url`: where the conversation and the API key go. */
+  | "base_url"
+  /** `model.api_key_env`: which of the user's variables is sent as the key. */
+  | "api_key_env"
+  /** `model.scheme` differing from the provider's: the key goes to another API's host. */
+  | "model_scheme"
+  /** `scope.allow` reaching outside the project. */
+  | "scope_outside"
+  /** `tools.approve` without a tool the layers below ask approval for. */
+  | "fewer_approvals"
+  /** `scope.secret_files` without a pattern the layers below keep secret. */
+  | "secret_files"
+  /**
+   * Any other key: every key this classifier does not know to be harmless needs trust, so a key
+   * added later (`[shell]`, `scope.hard_links`, ...) is never applied unasked.
+   */
+  | "setting";
+
+/** One thing a manifest asks for, as the user is shown it before trusting. */
+export interface TrustRequest {
+  kind: TrustRequestKind;
+  /** The manifest key it comes from, e.g. `hooks[0]`, `scope.allow[1]`, `shell.network`. */
+  key: string;
+  /** What it would do, with the exact command, host or path: `run "make lint" before write_file calls`. */
+  description: string;
+}
+
+/** A layer split into what applies without trust and what waits for it. */
+export interface ClassifiedLayer {
+  /** The layer with every request removed (or narrowed to what the layers below already allow). */
+  safe: NormalizedLayer;
+  /** Empty when the layer asks for nothing beyond the safe defaults. */
+  requests: TrustRequest[];
+}
+
+export interface ClassifyContext {
+  /** The canonical project root: scope rules inside it are safe. */
+  projectRoot: string;
+  /** The merged layers below this one (defaults, the user's manifest): approvals and secrets it must not shrink. */
+  below: NormalizedLayer;
+}
+
+/**
+ * Splits a manifest layer that comes from inside the project (and so from whoever wrote the
+ * repository) into its safe part and its requests. Safe: a catalogue model, instructions,
+ * generation settings, limits, `tools.disable`, deny rules, allow rules inside the project, more
+ * approvals, more secret files, disabling an MCP server. Everything else is a request; a key this
+ * function does not know is one too.
+ */
+export async function classifyLayer(
+  layer: NormalizedLayer,
+  context: ClassifyContext,
+): Promise<ClassifiedLayer> {
+  const requests: TrustRequest[] = [];
+  const safe: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(layer)) {
+    if (value === undefined) continue;
+    switch (key) {
+      case "instructions":
+      case "generation":
+      case "limits":
+        safe[key] = value;
+        break;
+      case "model":
+        safe.model = classifyModel(value as NonNullable<NormalizedLayer["model"]>, requests);
+        break;
+      case "tools":
+        safe.tools = classifyTools(value as NonNullable<NormalizedLayer["tools"]>, context.below, requests);
+        break;
+      case "scope":
+        safe.scope = await classifyScope(value as NonNullable<NormalizedLayer["scope"]>, context, requests);
+        break;
+      case "hooks":
+        (value as SourcedHook[]).forEach((hook, index) => {
+          requests.push({ kind: "hook", key: `hooks[${index}]`, description: describeHook(hook) });
+        });
+        break;
+      case "mcp": {
+        const disabling = (value as SourcedMcpServer[]).filter((server, index) => {
+          const starts = server.command !== undefined || server.url !== undefined;
+          if (starts) requests.push({ kind: "mcp", key: `mcp[${index}]`, description: describeMcp(server) });
+          return !starts;
+        });
+        if (disabling.length > 0) safe.mcp = disabling;
+        break;
+      }
+      default:
+        requests.push(...unknownSettings(key, value));
+    }
+  }
+  return { safe: safe as NormalizedLayer, requests };
+}
+
+type ModelTable = NonNullable<NormalizedLayer["model"]>;
+
+function classifyModel(model: ModelTable, requests: TrustRequest[]): ModelTable {
+  const { base_url, api_key_env, scheme, ...safe } = model;
+  if (base_url !== undefined)
+    requests.push({
+      kind: "base_url",
+      key: "model.base_url",
+      description: `send your prompts, files and API key to ${base_url}`,
+    });
+  if (api_key_env !== undefined)
+    requests.push({
+      kind: "api_key_env",
+      key: "model.api_key_env",
+      description: `send the value of your ${api_key_env} variable as the API key`,
+    });
+  if (scheme !== undefined) {
+    // Without a catalogue reference the scheme's own key goes to the scheme's own host: safe. With
+    // one, another scheme would send that provider's key to a different API's host.
+    const provider = model.ref === undefined ? undefined : lookupModel(model.ref)?.providerEntry;
+    if (provider === undefined || provider.scheme === scheme) return { ...safe, scheme };
+    requests.push({
+      kind: "model_scheme",
+      key: "model.scheme",
+      description: `talk to ${model.ref} with the ${scheme} API (its host, with the ${model.ref} key)`,
+    });
+  }
+  return safe;
+}
+
+type ToolsTable = NonNullable<NormalizedLayer["tools"]>;
+
+function classifyTools(tools: ToolsTable, below: NormalizedLayer, requests: TrustRequest[]): ToolsTable {
+  const { approve, ...safe } = tools;
+  if (approve === undefined) return safe;
+  const kept = below.tools?.approve ?? [];
+  const dropped = kept.filter((tool) => !approve.includes(tool));
+  if (dropped.length > 0)
+    requests.push({
+      kind: "fewer_approvals",
+      key: "tools.approve",
+      description: `run ${dropped.join(", ")} without asking you first`,
+    });
+  // Untrusted, the layer can still ask approval for more tools, never for fewer.
+  return { ...safe, approve: [...new Set([...kept, ...approve])] };
+}
+
+type ScopeTable = NonNullable<NormalizedLayer["scope"]>;
+
+async function classifyScope(
+  scope: ScopeTable,
+  context: ClassifyContext,
+  requests: TrustRequest[],
+): Promise<ScopeTable> {
+  const safe: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(scope)) {
+    if (value === undefined) continue;
+    if (key === "deny") safe.deny = value;
+    else if (key === "allow") {
+      const inside: ScopeRule[] = [];
+      for (const [index, rule] of (value as ScopeRule[]).entries()) {
+        // Canonical, as the ScopedFs will see it: a link in the repository may lead anywhere.
+        const target = path.resolve(context.projectRoot, rule.path);
+        const real = await canonicalize(target).then(
+          (canonical) => canonical.real,
+          () => undefined,
+        );
+        if (real !== undefined && pathCovers(context.projectRoot, true, real)) inside.push(rule);
+        else
+          requests.push({
+            kind: "scope_outside",
+            key: `scope.allow[${index}]`,
+            description: `${rule.access === "write" ? "read and write" : "read"} ${describeTarget(target, real)}${rule.recursive ? " and everything below it" : ""}, outside the project`,
+          });
+      }
+      if (inside.length > 0) safe.allow = inside;
+    } else if (key === "secret_files") {
+      const patterns = value as string[];
+      const kept = context.below.scope?.secret_files ?? [];
+      const dropped = kept.filter((pattern) => !patterns.includes(pattern));
+      if (dropped.length > 0)
+        requests.push({
+          kind: "secret_files",
+          key: "scope.secret_files",
+          description: `let the model read and write secret files (${dropped.join(", ")})`,
+        });
+      safe.secret_files = [...new Set([...kept, ...patterns])];
+    } else requests.push(...unknownSettings(`scope.${key}`, value));
+  }
+  return safe as ScopeTable;
+}
+
+function describeTarget(target: string, real: string | undefined): string {
+  if (real === undefined || real === target) return target;
+  return `${target} (really ${real})`;
+}
+
+function describeHook(hook: SourcedHook): string {
+  const when = hook.matcher === undefined ? hook.event : `${hook.event} of ${hook.matcher}`;
+  return `run the shell command ${JSON.stringify(hook.command)} at ${when}${passing(hook.pass_env)}`;
+}
+
+function describeMcp(server: SourcedMcpServer): string {
+  if (server.url !== undefined) {
+    const headers = Object.keys(server.headers ?? {});
+    const sent = headers.length === 0 ? "" : ` with the headers ${headers.join(", ")}`;
+    return `connect to the MCP server ${JSON.stringify(server.name)} at ${server.url}${sent}`;
+  }
+  const commandLine = [server.command ?? "", ...(server.args ?? [])].join(" ");
+  const where = server.cwd === undefined ? "" : ` in ${server.cwd}`;
+  const variables = Object.keys(server.env ?? {});
+  const env = variables.length === 0 ? "" : ` with ${variables.join(", ")} set`;
+  return `start the MCP server ${JSON.stringify(server.name)}: ${JSON.stringify(commandLine)}${where}${env}${passing(server.pass_env)}`;
+}
+
+function passing(names: readonly string[] | undefined): string {
+  return names === undefined || names.length === 0 ? "" : `, passing it your ${names.join(", ")}`;
+}
+
+/** One request per leaf value: `sets shell.network = true`. */
+function unknownSettings(key: string, value: unknown): TrustRequest[] {
+  if (typeof value === "object" && value !== null && !Array.isArray(value))
+    return Object.entries(value).flatMap(([inner, innerValue]) =>
+      unknownSettings(`${key}.${inner}`, innerValue),
+    );
+  return [{ kind: "setting", key, description: `set ${key} = ${JSON.stringify(value)}` }];
+}
