@@ -44,12 +44,22 @@ export class TmuxScreen {
     this.tmux("send-keys", "-t", this.target, "-l", text);
   }
 
+  /**
+   * `text` pasted as a terminal pastes it: marked as a paste (bracketed) when the program asked
+   * the terminal for that, as plain typed text when it did not.
+   */
+  paste(text: string): void {
+    this.tmux("set-buffer", "-b", "yoake-paste", "--", text);
+    this.tmux("paste-buffer", "-p", "-d", "-b", "yoake-paste", "-t", this.target);
+  }
+
   /** Named keys: `Enter`, `Escape`, `Tab`, `Up`, `C-u`, ... */
   press(...keys: string[]): void {
     this.tmux("send-keys", "-t", this.target, ...keys);
   }
 
-  async waitFor(expected: string | RegExp, timeoutMs = 10_000): Promise<string> {
+  /** Waits for the screen to show `expected`; generous by default, the machine may be busy. */
+  async waitFor(expected: string | RegExp, timeoutMs = 30_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let last = "";
     while (Date.now() < deadline) {

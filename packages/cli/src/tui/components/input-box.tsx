@@ -10,6 +10,7 @@ import {
   editorStateOf,
   editorStep,
   openFileQuery,
+  pasteStep,
   selectedMatch,
 } from "../input/editor.js";
 import { keyCommands } from "../input/key-command.js";
@@ -52,7 +53,7 @@ interface FileListState {
  * The prompt: multi-line editing, earlier inputs on Up / Down, and the `@` file picker (the
  * editing itself is `editorStep`, pure). The state lives in a ref, not in React state: several
  * keys can arrive in one chunk (typed fast, pasted, sent by tmux) and each must see the edit of
- * the one before, not the last render's copy.
+ * the one before, not the last render's copy. Pasted text is inserted, never sent by itself.
  */
 export function InputBox(props: InputBoxProps) {
   const editor = useRef<EditorState>(editorStateOf(props.initialHistory));
@@ -115,14 +116,21 @@ export function InputBox(props: InputBoxProps) {
     }
   };
 
-  useKeys((input: string, key: Key) => {
-    for (const command of keyCommands(input, key)) {
-      const step = editorStep(editor.current, command, matchesFor);
-      editor.current = step.state;
-      if (step.effect !== undefined) perform(step.effect);
-    }
-    rerender();
-  }, props.isActive);
+  useKeys(
+    (input: string, key: Key) => {
+      for (const command of keyCommands(input, key)) {
+        const step = editorStep(editor.current, command, matchesFor);
+        editor.current = step.state;
+        if (step.effect !== undefined) perform(step.effect);
+      }
+      rerender();
+    },
+    props.isActive,
+    (text) => {
+      editor.current = pasteStep(editor.current, text);
+      rerender();
+    },
+  );
 
   const state = editor.current;
   const query = openFileQuery(state);
