@@ -59,6 +59,11 @@ export async function agentCommand(
       } finally {
         if (switchable.current !== pod) await switchable.current.close();
       }
+      // A session with nothing in it was never written: there is nothing to resume.
+      if (switchable.history.length > 0)
+        io.stdout.write(
+          `Session ${switchable.sessionId} · resume it with: yoake --resume ${switchable.sessionId}\n`,
+        );
       return ExitCode.ok;
     }
     return await runHeadless(

@@ -46,13 +46,13 @@ export function matchingCommands(input: string): readonly SlashCommand[] {
 
 /** The keys, for `/help`. */
 export const KEY_HELP: readonly (readonly [string, string])[] = [
-  ["Enter", "send"],
+  ["Enter", "send (during a turn: queue it for when the turn ends)"],
   ["Shift+Enter, Alt+Enter, Ctrl+J", "new line"],
   ["Up / Down", "earlier inputs (on the first / last line)"],
   ["@", "attach a file: type to filter, Tab or Enter to pick"],
-  ["Esc", "cancel the running turn (the session goes on)"],
+  ["Esc", "clear the queue, else cancel the running turn (the session goes on)"],
   ["Ctrl+T", "show or fold thinking, from now on"],
-  ["Ctrl+C", "cancel the turn, clear the input, or leave"],
+  ["Ctrl+C", "clear the input, or cancel the turn; twice on an empty input: leave"],
 ];
 
 /** The text `/help` prints. */

@@ -9,6 +9,7 @@ import { InputBox } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
 import { PermissionPrompt } from "./permission-prompt.js";
+import { QueuedPrompts } from "./queued-prompts.js";
 import { StatusBar } from "./status-bar.js";
 
 export interface AppProps {
@@ -43,6 +44,7 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
     <KeyRouter>
       <Box flexDirection="column">
         <MessageList committed={state.committed} live={state.live} showThinking={state.showThinking} />
+        {!leaving && <QueuedPrompts queued={state.queued} />}
         {!leaving && permission !== undefined && (
           <PermissionPrompt
             key={permission.id}
@@ -54,14 +56,11 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
         <InputBox
           isActive={!leaving && permission === undefined}
           onSubmit={(text) => {
-            if (!controller.accepts(text)) return false;
             void controller.submit(text);
             return true;
           }}
-          onEscape={() => controller.cancel()}
-          onInterrupt={() => {
-            if (!controller.cancel()) controller.quit();
-          }}
+          onEscape={() => controller.escape()}
+          onInterrupt={() => controller.interrupt()}
           onExit={() => controller.quit()}
           onToggleThinking={() => dispatch({ type: "toggle_thinking" })}
           loadFiles={loadFiles}

@@ -9,6 +9,7 @@ import {
   type EditorState,
   editorStateOf,
   editorStep,
+  interruptStep,
   openFileQuery,
   pasteStep,
   selectedMatch,
@@ -30,8 +31,11 @@ export interface InputBoxProps {
   onSubmit(text: string): boolean;
   /** Esc with no picker open. */
   onEscape(): void;
-  /** Ctrl+C with nothing to clear. */
-  onInterrupt(): void;
+  /**
+   * Ctrl+C on an empty input: cancel what runs, and say whether there was anything. When there
+   * was not, the box says "press Ctrl+C again to exit", and a second Ctrl+C calls `onExit`.
+   */
+  onInterrupt(): boolean;
   /** Ctrl+D on an empty input. */
   onExit(): void;
   onToggleThinking(): void;
@@ -104,9 +108,12 @@ export function InputBox(props: InputBoxProps) {
       case "escape":
         handlers.onEscape();
         break;
-      case "interrupt":
-        handlers.onInterrupt();
+      case "interrupt": {
+        const step = interruptStep(editor.current, handlers.onInterrupt());
+        editor.current = step.state;
+        if (step.effect !== undefined) perform(step.effect);
         break;
+      }
       case "exit":
         handlers.onExit();
         break;
@@ -155,6 +162,7 @@ export function InputBox(props: InputBoxProps) {
           truncated={fileList.current.files?.truncated === true}
         />
       )}
+      {state.exitArmed === true && <Text color="yellow">{"  "}Press Ctrl+C again to exit</Text>}
       {query === undefined &&
         commands.map((command) => (
           <Text key={command.name} dimColor>

@@ -35,6 +35,8 @@ export interface EditorState {
   readonly selectedFor?: string;
   /** Long pastes in the box, shown by their labels until sent. */
   readonly pastes: readonly CollapsedPaste[];
+  /** Ctrl+C found nothing to cancel or clear: one more, with no other key between, leaves. */
+  readonly exitArmed?: boolean;
 }
 
 /** What a key asks of the world outside the box. */
@@ -72,6 +74,27 @@ export function selectedMatch(state: EditorState, query: FileRefQuery, matchCoun
  * the earlier inputs, and Enter submits (a trailing backslash makes it a newline instead).
  */
 export function editorStep(
+  state: EditorState,
+  command: KeyCommand,
+  matchesFor: (query: string) => readonly FuzzyMatch[],
+): EditorStep {
+  const step = keyStep(state, command, matchesFor);
+  if (command.type === "interrupt" || step.state.exitArmed !== true) return step;
+  return { ...step, state: { ...step.state, exitArmed: false } };
+}
+
+/**
+ * Ctrl+C: clears the input if there is any; on an empty input it asks the UI to cancel the
+ * running turn (`interrupt`), and when there was none it arms leaving (`armExit`): the next
+ * Ctrl+C, with no other key between, leaves (`exit`).
+ */
+export function interruptStep(state: EditorState, cancelledSomething: boolean): EditorStep {
+  if (cancelledSomething) return { state: { ...state, exitArmed: false } };
+  if (state.exitArmed === true) return { state: { ...state, exitArmed: false }, effect: { type: "exit" } };
+  return { state: { ...state, exitArmed: true } };
+}
+
+function keyStep(
   state: EditorState,
   command: KeyCommand,
   matchesFor: (query: string) => readonly FuzzyMatch[],

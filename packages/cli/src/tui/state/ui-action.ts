@@ -22,5 +22,7 @@ export type UiAction =
   | { type: "approval_abandoned" }
   | { type: "notice"; tone: NoticeTone; text: string }
   | { type: "toggle_thinking" }
+  /** The prompts waiting for the running turn to end, oldest first (empty: none). */
+  | { type: "queue_changed"; queued: readonly string[] }
   /** A conversation to show whole (at start, after `/resume`), under a title line. */
   | { type: "history_loaded"; items: readonly Item[]; title: string };

@@ -46,6 +46,8 @@ function reduce(state: UiState, action: UiAction): UiState {
       return notice(state, action.tone, action.text);
     case "toggle_thinking":
       return { ...state, showThinking: !state.showThinking };
+    case "queue_changed":
+      return { ...state, queued: action.queued };
     case "history_loaded": {
       return appendHistory(notice(state, "muted", action.title), action.items);
     }

@@ -87,6 +87,8 @@ export interface UiState {
   awaitingOwnRunStart: boolean;
   /** Ids of notices and alerts, which have no id of their own. */
   nextId: number;
+  /** Prompts sent during the running turn, shown under the transcript until they are sent. */
+  queued: readonly string[];
 }
 
 export const initialUiState: UiState = {
@@ -99,4 +101,5 @@ export const initialUiState: UiState = {
   showThinking: false,
   awaitingOwnRunStart: false,
   nextId: 0,
+  queued: [],
 };
