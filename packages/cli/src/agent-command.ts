@@ -1,4 +1,6 @@
+import { type Stats, statSync } from "node:fs";
 import path from "node:path";
+import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
@@ -31,6 +33,7 @@ export async function agentCommand(
   interrupts?: InterruptSource,
 ): Promise<ExitCodeValue> {
   const cwd = path.resolve(io.cwd, options.cwd ?? ".");
+  if (options.cwd !== undefined) checkWorkingDirectory(options.cwd, cwd);
   const session = sessionChoice(options);
   // Without a keyboard on stdin the UI cannot be used: what is piped in is the prompt.
   const headless = options.prompt !== undefined || io.stdin.isTTY !== true;
@@ -81,6 +84,19 @@ export async function agentCommand(
     interrupt?.dispose();
     await pod.close();
   }
+}
+
+/** `--cwd` names a directory that exists: a typo must not create one (the Pod would, for its state). */
+function checkWorkingDirectory(given: string, resolved: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(resolved);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`--cwd ${given}: no such directory`);
+    throw new CliError(`--cwd ${given}: ${errorMessage(error)}`);
+  }
+  if (!stats.isDirectory()) throw new CliError(`--cwd ${given}: not a directory`);
 }
 
 /** `--continue`: the project's latest session; `--resume <id>`: that one (or an unambiguous prefix). */

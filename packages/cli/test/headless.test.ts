@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -309,6 +310,17 @@ describe("configuration errors", () => {
     const bad = await f.run(["-p", "hi", "--max-turns", "zero"]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain("--max-turns");
+  });
+
+  it("--cwd must name an existing directory: one line, exit 2, nothing created, no request", async () => {
+    const f = await setUp({ "notes.txt": "a file\n" });
+    const missing = path.join(f.project.dir, "no", "such", "dir");
+    const gone = await f.run(["-p", "hi", "--cwd", missing]);
+    expect(gone).toEqual({ exitCode: 2, stdout: "", stderr: `yoake: --cwd ${missing}: no such directory\n` });
+    expect(existsSync(path.join(f.project.dir, "no"))).toBe(false);
+    const file = await f.run(["-p", "hi", "--cwd", "notes.txt"]);
+    expect(file).toEqual({ exitCode: 2, stdout: "", stderr: "yoake: --cwd notes.txt: not a directory\n" });
+    expect(f.provider.requests).toHaveLength(0);
   });
 
   it("--output-format accepts only text, json and stream-json", async () => {
