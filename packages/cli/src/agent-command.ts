@@ -48,7 +48,9 @@ export async function agentCommand(
     ...(session !== undefined && { session }),
   };
   const pod = await openPod(podOptions);
-  for (const warning of [...pod.manifest.warnings, ...(pod.restored?.warnings ?? [])])
+  // The manifest's warnings (a model the catalogue does not know, …) once per session: when it starts.
+  const manifestWarnings = pod.restored === undefined ? pod.manifest.warnings : [];
+  for (const warning of [...manifestWarnings, ...(pod.restored?.warnings ?? [])])
     io.stderr.write(`yoake: warning: ${warning}\n`);
 
   const interrupt = prompt === undefined ? undefined : interrupts?.();

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessFixture, runYoake, toolResults, userTexts } from "./cli-test-kit.js";
@@ -273,6 +273,31 @@ describe("sessions", () => {
       "assistant: answer 1",
       "user: back to the first",
     ]);
+  });
+
+  it("warns about a model the catalogue does not know once per session, never when the manifest describes it", async () => {
+    const f = await setUp();
+    f.provider.setHandler(() => answer("ok"));
+    const unknown = ["--model", "anthropic/claude-custom"];
+    const first = await f.run(["-p", "hi", ...unknown]);
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).toContain(
+      'model "anthropic/claude-custom" (from overrides) is not in the built-in catalogue',
+    );
+    const continued = await f.run(["-p", "again", "--continue", ...unknown]);
+    expect(continued).toMatchObject({ exitCode: 0, stderr: "" });
+
+    // The user's manifest gives the model's window and prices: naming it keeps them, and no warning.
+    const userManifest = path.join(f.project.home, "config", "yoake", "manifest.toml");
+    await mkdir(path.dirname(userManifest), { recursive: true });
+    await writeFile(
+      userManifest,
+      '[model]\nref = "anthropic/claude-custom"\ncontext_window = 100000\nprices = { input = 1, output = 2 }\n',
+    );
+    const described = await f.run(["-p", "hi", "--output-format", "json", ...unknown]);
+    expect(described.stderr).toBe("");
+    // answer(): 1M tokens in and 100k out, at $1 and $2 per million.
+    expect(JSON.parse(described.stdout)).toMatchObject({ model: "anthropic/claude-custom", costUsd: 1.2 });
   });
 
   it("a session that cannot be opened is one line and exit 2, before any request", async () => {
