@@ -134,7 +134,7 @@ describe("the prompt", () => {
     const out = await f.run(["-p", "Summarize @notes/todo.md please"]);
     expect(out.exitCode).toBe(0);
     const texts = userTexts(f.provider.requests[0]?.body);
-    expect(texts[0]).toBe("Summarize [unresolved file ref: notes/todo.md] please");
+    expect(texts[0]).toBe("Summarize @notes/todo.md please");
     expect(texts[1]).toBe("<system>\n[File: notes/todo.md]\n- ship the demo\n\n</system>");
   });
 
