@@ -225,9 +225,7 @@ describe("yoake acp, driven by an ACP client over a child process's stdio", () =
     await initialize(again);
     await again.connection.agent.request("session/load", { sessionId, cwd: root, mcpServers: [] });
     const replayed = updatesOf(again, sessionId);
-    expect(chunks(replayed, "user_message_chunk")).toContain(
-      "Fix the typo in @src/greet.ts",
-    );
+    expect(chunks(replayed, "user_message_chunk")).toContain("Fix the typo in @src/greet.ts");
     expect(chunks(replayed, "agent_message_chunk")).toContain("Fixed the typo.");
     expect(chunks(replayed, "agent_thought_chunk")).toContain("The typo must be in greet.");
     expect(

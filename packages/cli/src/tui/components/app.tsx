@@ -1,16 +1,17 @@
-import { Box, useApp } from "ink";
+import { Box, useApp, useStdout } from "ink";
 import { useEffect, useMemo, useReducer, useState } from "react";
 import { SessionController } from "../controller/session-controller.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import type { PodLike } from "../pod-like.js";
 import { uiReducer } from "../state/ui-reducer.js";
 import { initialUiState, type UiState } from "../state/ui-state.js";
-import { InputBox } from "./input-box.js";
+import { InputBox, maxInputRows } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
 import { PermissionPrompt } from "./permission-prompt.js";
 import { QueuedPrompts } from "./queued-prompts.js";
 import { StatusBar } from "./status-bar.js";
+import { useTerminalSize } from "./use-terminal-size.js";
 
 export interface AppProps {
   pod: PodLike;
@@ -25,6 +26,12 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
   // The title, and a conversation the Pod already holds, are there from the first frame.
   const [state, dispatch] = useReducer(uiReducer, pod, (initial) => firstState(initial, title));
   const { exit } = useApp();
+  const { stdout } = useStdout();
+  // The terminal reflows what is on screen when it is resized, and ink can then no longer erase
+  // its old frame (a stale input box stays): clear the screen and print the transcript again.
+  const size = useTerminalSize(() => {
+    if (stdout.isTTY) stdout.write(CLEAR_SCREEN_AND_SCROLLBACK);
+  });
   // Leaving takes one more render, without the input and status line: the screen keeps the transcript only.
   const [leaving, setLeaving] = useState(false);
   const controller = useMemo(() => new SessionController(pod, dispatch, () => setLeaving(true)), [pod]);
@@ -43,7 +50,14 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
   return (
     <KeyRouter>
       <Box flexDirection="column">
-        <MessageList committed={state.committed} live={state.live} showThinking={state.showThinking} />
+        <MessageList
+          committed={state.committed}
+          live={state.live}
+          showThinking={state.showThinking}
+          printing={size.resizes}
+          liveRows={Math.max(3, size.rows - maxInputRows(size.rows) - LIVE_ROWS_RESERVED)}
+          columns={size.columns}
+        />
         {!leaving && <QueuedPrompts queued={state.queued} />}
         {!leaving && permission !== undefined && (
           <PermissionPrompt
@@ -80,6 +94,9 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
 }
 
 const EARLIER = "Earlier in this session:";
+const CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H";
+/** Rows of the live area besides streaming text and the input: margins, status line, a tool card. */
+const LIVE_ROWS_RESERVED = 8;
 
 function firstState(pod: PodLike, title: string | undefined): UiState {
   let state = initialUiState;
