@@ -177,7 +177,7 @@ export class Pod {
     hub = new PodEventHub(worker);
     session.attach(worker);
     hub.on("alert", (alert) => session.recordAlert(alert));
-    // Last, once alerts have somewhere to go; waits at most MCP_STARTUP_WAIT_MS for slow servers.
+    // Last, once alerts have somewhere to go; the servers start alongside the first request.
     const mcp = new McpSupervisor(manifest.mcp, {
       tools: worker,
       disabledTools: manifest.tools.disable,

@@ -163,6 +163,23 @@ describe("App on a real Pod", () => {
     view.unmount();
   });
 
+  it("shows the MCP servers that failed before it opened", () => {
+    const failing: PodLike = {
+      run: async () => ({ status: "finished" }),
+      respond: async () => ({ status: "finished" }),
+      listen: () => () => undefined,
+      mcpServers: () => [
+        { name: "ok", state: "running", tools: 1 },
+        { name: "ghost", state: "failed", tools: 0, error: "command not found: ghost-server" },
+      ],
+    };
+    const view = render(<App pod={failing} loadFiles={async () => ({ paths: [], truncated: false })} />);
+    const first = view.frames[0] ?? "";
+    expect(first).toContain('MCP server "ghost" failed to start: command not found: ghost-server');
+    expect(first).not.toContain('"ok"');
+    view.unmount();
+  });
+
   it("opens on a restored session: its history, and the approval its paused run waits on", async () => {
     const answers: unknown[] = [];
     const restored: PodLike = {

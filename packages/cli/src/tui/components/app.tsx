@@ -101,6 +101,14 @@ const LIVE_ROWS_RESERVED = 8;
 function firstState(pod: PodLike, title: string | undefined): UiState {
   let state = initialUiState;
   if (title !== undefined) state = uiReducer(state, { type: "notice", tone: "title", text: title });
+  // Servers that failed before the UI listened: their alerts went to nobody.
+  for (const server of pod.mcpServers?.() ?? [])
+    if (server.state === "failed")
+      state = uiReducer(state, {
+        type: "notice",
+        tone: "warn",
+        text: `MCP server "${server.name}" failed to start${server.error ? `: ${server.error}` : ""}. /mcp lists the servers.`,
+      });
   const history = pod.fetchHistory === undefined ? pod.history : undefined;
   if (history !== undefined && history.length > 0)
     state = uiReducer(state, { type: "history_loaded", items: history, title: EARLIER });

@@ -220,10 +220,15 @@ describe("SessionController", () => {
     expect(exit).toHaveBeenCalledOnce();
   });
 
-  it("/mcp lists the manifest's MCP servers with their state, or says there are none", async () => {
+  it("/mcp lists the manifest's MCP servers with their state and tools, or says there are none", async () => {
     const pod = Object.assign(new FakePod(), {
       mcpServers: () => [
-        { name: "everything", state: "running", tools: 12 },
+        {
+          name: "everything",
+          state: "running",
+          tools: 2,
+          toolNames: ["everything__echo", "everything__add"],
+        },
         { name: "broken", state: "failed", tools: 0, error: "command not found: nope" },
       ],
     });
@@ -233,7 +238,7 @@ describe("SessionController", () => {
     await none.controller.submit("/mcp");
     expect(notices()).toEqual([
       "› /mcp",
-      "MCP servers:\n  everything: running, 12 tool(s)\n  broken: failed — command not found: nope",
+      "MCP servers:\n  everything: running, 2 tool(s): everything__echo, everything__add\n  broken: failed — command not found: nope",
     ]);
     expect(none.notices()).toEqual(["› /mcp", "No MCP servers: add [[mcp]] tables to the manifest."]);
   });

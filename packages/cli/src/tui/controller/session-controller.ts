@@ -250,7 +250,9 @@ export class SessionController {
     }
     const lines = servers.map((server) => {
       const tools = server.state === "running" ? `, ${server.tools} tool(s)` : "";
-      return `  ${server.name}: ${server.state}${tools}${server.error ? ` — ${server.error}` : ""}`;
+      const names =
+        server.state === "running" && server.toolNames?.length ? `: ${server.toolNames.join(", ")}` : "";
+      return `  ${server.name}: ${server.state}${tools}${names}${server.error ? ` — ${server.error}` : ""}`;
     });
     this.notice("info", ["MCP servers:", ...lines].join("\n"));
   }
