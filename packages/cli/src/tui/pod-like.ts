@@ -100,6 +100,8 @@ export interface PodLike {
    * history. Without it, `/resume` tells the user to restart with `yoake --resume <id>`.
    */
   resumeSession?(id: string): Promise<void>;
+  /** Goes on in a new, empty session (`/clear`), with the same project, model and settings. */
+  newSession?(): Promise<void>;
   /** Switches the model for the next runs (`provider/model`); without it, `/model` says to restart with `--model`. */
   setModel?(ref: string): Promise<void>;
   /** The manifest's MCP servers and their state, for `/mcp`. */

@@ -15,7 +15,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   { name: "model", usage: "/model [provider/model]", description: "Show the model, or switch to another" },
   { name: "sessions", usage: "/sessions", description: "List the saved sessions of this project" },
-  { name: "resume", usage: "/resume <id>", description: "Continue a saved session" },
+  {
+    name: "resume",
+    usage: "/resume [id]",
+    description: "Continue a saved session (without an id: choose one)",
+  },
+  { name: "clear", usage: "/clear", description: "Start a new, empty session (the old one can be resumed)" },
   { name: "mcp", usage: "/mcp", description: "The MCP servers of the manifest and their state" },
   { name: "quit", usage: "/quit", description: "Leave (also Ctrl+D on an empty input)" },
 ];

@@ -163,6 +163,34 @@ describe("App on a real Pod", () => {
     view.unmount();
   });
 
+  it("/resume without an id opens a picker of the sessions, newest first; Enter resumes the chosen one", async () => {
+    const resumed: string[] = [];
+    const pod: PodLike = {
+      run: async () => ({ status: "finished" }),
+      respond: async () => ({ status: "finished" }),
+      listen: () => () => undefined,
+      history: [],
+      sessionId: "s-new",
+      listSessions: async () => [
+        { id: "s-old", firstUserText: "the old question" },
+        { id: "s-new", firstUserText: "the new question" },
+      ],
+      resumeSession: async (id) => {
+        resumed.push(id);
+      },
+    };
+    const view = render(<App pod={pod} loadFiles={async () => ({ paths: [], truncated: false })} />);
+    view.stdin.write("/resume\r");
+    await until(view.lastFrame, "Resume a session");
+    const frame = view.lastFrame() ?? "";
+    expect(frame.indexOf("the new question")).toBeLessThan(frame.indexOf("the old question"));
+    view.stdin.write("\x1b[B");
+    view.stdin.write("\r");
+    await vi.waitFor(() => expect(resumed).toEqual(["s-old"]));
+    await vi.waitFor(() => expect(view.lastFrame()).not.toContain("Resume a session"));
+    view.unmount();
+  });
+
   it("shows the MCP servers that failed before it opened", () => {
     const failing: PodLike = {
       run: async () => ({ status: "finished" }),

@@ -10,6 +10,7 @@ import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
 import { PermissionPrompt } from "./permission-prompt.js";
 import { QueuedPrompts } from "./queued-prompts.js";
+import { SessionPicker } from "./session-picker.js";
 import { StatusBar } from "./status-bar.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
@@ -67,8 +68,16 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             onCancel={() => controller.abandonApproval()}
           />
         )}
+        {!leaving && permission === undefined && state.sessionPicker !== undefined && (
+          <SessionPicker
+            sessions={state.sessionPicker}
+            {...(pod.sessionId !== undefined && { current: pod.sessionId })}
+            onPick={(id) => void controller.pickSession(id)}
+            onCancel={() => void controller.pickSession(undefined)}
+          />
+        )}
         <InputBox
-          isActive={!leaving && permission === undefined}
+          isActive={!leaving && permission === undefined && state.sessionPicker === undefined}
           onSubmit={(text) => {
             void controller.submit(text);
             return true;

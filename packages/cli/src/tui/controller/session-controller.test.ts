@@ -243,6 +243,37 @@ describe("SessionController", () => {
     expect(none.notices()).toEqual(["› /mcp", "No MCP servers: add [[mcp]] tables to the manifest."]);
   });
 
+  it("/resume without an id opens the picker, and its choice resumes; /clear starts a new session", async () => {
+    const resumed: string[] = [];
+    let cleared = 0;
+    const pod = Object.assign(new FakePod(), {
+      sessionId: "s2",
+      listSessions: async () => [{ id: "s1", firstUserText: "old" }, { id: "s2" }],
+      resumeSession: async (id: string) => {
+        resumed.push(id);
+      },
+      newSession: async () => {
+        cleared++;
+        pod.sessionId = "s3";
+      },
+    });
+    const { controller, actions, notices } = setup(pod);
+    await controller.submit("/resume");
+    expect(actions.at(-1)).toEqual({
+      type: "session_picker",
+      sessions: [{ id: "s1", firstUserText: "old" }, { id: "s2" }],
+    });
+    await controller.pickSession("s1");
+    expect(resumed).toEqual(["s1"]);
+    expect(actions).toContainEqual({ type: "session_picker" });
+    expect(actions.at(-1)).toMatchObject({ type: "history_loaded", title: "Resumed session s1:" });
+    await controller.submit("/clear");
+    expect(cleared).toBe(1);
+    expect(notices().at(-1)).toBe(
+      "New session s3: the conversation starts again. The previous one: /resume s2",
+    );
+  });
+
   it("takes a prompt typed after Esc stopped a compaction, and reports the compaction's failure", async () => {
     const pod = Object.assign(new FakePod(), {
       compact: vi.fn(

@@ -184,6 +184,8 @@ export class SessionController {
           return this.mcp();
         case "resume":
           return await this.resume(argument);
+        case "clear":
+          return await this.clear();
         default:
           return this.notice("error", `Unknown command /${name}. /help lists the commands.`);
       }
@@ -257,8 +259,17 @@ export class SessionController {
     this.notice("info", ["MCP servers:", ...lines].join("\n"));
   }
 
+  /** `/resume` without an id: the picker, whose choice comes back to `resume(id)`. */
   private async resume(id: string): Promise<void> {
-    if (id === "") return this.notice("error", "Usage: /resume <id> (/sessions lists them).");
+    if (id === "") {
+      if (this.pod.listSessions === undefined)
+        return this.notice("warn", "This Pod keeps no session list: give the id, /resume <id>.");
+      if (this.refuseWhileRunning("/resume")) return;
+      const sessions = await this.pod.listSessions();
+      if (sessions.length === 0) return this.notice("info", "No saved sessions in this project.");
+      this.dispatch({ type: "session_picker", sessions });
+      return;
+    }
     if (this.pod.resumeSession === undefined)
       return this.notice(
         "warn",
@@ -268,6 +279,32 @@ export class SessionController {
     await this.pod.resumeSession(id);
     const items = await this.history();
     this.dispatch({ type: "history_loaded", items, title: `Resumed session ${id}:` });
+  }
+
+  /** The picker's choice: that session, or none (Esc). */
+  async pickSession(id: string | undefined): Promise<void> {
+    this.dispatch({ type: "session_picker" });
+    if (id === undefined) return;
+    try {
+      await this.resume(id);
+    } catch (error) {
+      this.notice("error", `/resume failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** `/clear`: a new, empty session on the same project, model and settings. */
+  private async clear(): Promise<void> {
+    if (this.pod.newSession === undefined)
+      return this.notice(
+        "warn",
+        "This Pod cannot start a new session while it runs: leave and start yoake again.",
+      );
+    if (this.refuseWhileRunning("/clear")) return;
+    const previous = this.pod.sessionId;
+    await this.pod.newSession();
+    const back = previous === undefined ? "" : ` The previous one: /resume ${previous}`;
+    this.dispatch({ type: "session_cleared" });
+    this.notice("success", `New session ${this.pod.sessionId ?? ""}: the conversation starts again.${back}`);
   }
 
   private refuseWhileRunning(command: string): boolean {
