@@ -1,4 +1,6 @@
+import { type Stats, statSync } from "node:fs";
 import path from "node:path";
+import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
@@ -34,6 +36,7 @@ export async function agentCommand(
   interrupts?: InterruptSource,
 ): Promise<ExitCodeValue> {
   const cwd = path.resolve(io.cwd, options.cwd ?? ".");
+  if (options.cwd !== undefined) checkWorkingDirectory(options.cwd, cwd);
   const session = sessionChoice(options);
   // Without a keyboard on stdin the UI cannot be used: what is piped in is the prompt.
   const headless = options.prompt !== undefined || io.stdin.isTTY !== true;
@@ -50,9 +53,11 @@ export async function agentCommand(
   };
   const opened = await openPodWithTrust(podOptions, headless ? undefined : askProjectTrust);
   const pod = opened.pod;
+  // The manifest's warnings (a model the catalogue does not know, …) once per session: when it starts.
+  const manifestWarnings = pod.restored === undefined ? pod.manifest.warnings : [];
   // The UI shows the continued session's warnings (a crash, a torn line) as alerts itself.
   const restoredWarnings = prompt === undefined ? [] : (pod.restored?.warnings ?? []);
-  for (const warning of [...pod.manifest.warnings, ...restoredWarnings])
+  for (const warning of [...manifestWarnings, ...restoredWarnings])
     io.stderr.write(`yoake: warning: ${warning}\n`);
 
   const interrupt = prompt === undefined ? undefined : interrupts?.();
@@ -66,6 +71,11 @@ export async function agentCommand(
       } finally {
         if (switchable.current !== pod) await switchable.current.close();
       }
+      // A session with nothing in it was never written: there is nothing to resume.
+      if (switchable.history.length > 0)
+        io.stdout.write(
+          `Session ${switchable.sessionId} · resume it with: yoake --resume ${switchable.sessionId}\n`,
+        );
       return ExitCode.ok;
     }
     return await runHeadless(
@@ -83,6 +93,19 @@ export async function agentCommand(
     interrupt?.dispose();
     await pod.close();
   }
+}
+
+/** `--cwd` names a directory that exists: a typo must not create one (the Pod would, for its state). */
+function checkWorkingDirectory(given: string, resolved: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(resolved);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`--cwd ${given}: no such directory`);
+    throw new CliError(`--cwd ${given}: ${errorMessage(error)}`);
+  }
+  if (!stats.isDirectory()) throw new CliError(`--cwd ${given}: not a directory`);
 }
 
 /** `--continue`: the project's latest session; `--resume <id>`: that one (or an unambiguous prefix). */

@@ -2,8 +2,8 @@ import type { PermissionDecision, Pod, PodEvent, PodOptions, Segment } from "@yo
 import type { PodLike } from "./tui/pod-like.js";
 
 /**
- * The Pod the terminal UI talks to. `/resume <id>` and `/model <ref>` replace it with a Pod
- * reopened on another session, or on the same session with another model (the conversation goes
+ * The Pod the terminal UI talks to. `/resume <id>`, `/clear` and `/model <ref>` replace it with a
+ * Pod reopened on another session, a new one, or on the same session with another model (the conversation goes
  * on in the same log). Listeners stay subscribed across the swap.
  */
 export class SwitchablePod implements PodLike {
@@ -68,9 +68,15 @@ export class SwitchablePod implements PodLike {
     return this.reopen({ ...this.options, session: id });
   }
 
+  /** A new session with the same options (the model chosen by /model included). */
+  newSession(): Promise<void> {
+    const { session: _previous, ...options } = this.options;
+    return this.reopen(options);
+  }
+
   setModel(ref: string): Promise<void> {
     const overrides = { ...this.options.overrides, model: { ref } };
-    return this.reopen({ ...this.options, overrides, session: this.pod.sessionId });
+    return this.reopen({ ...this.options, overrides, ...this.currentSession() });
   }
 
   /**
@@ -92,6 +98,11 @@ export class SwitchablePod implements PodLike {
     this.pod = next;
     this.options = options;
     this.unlisten = this.forward(next);
+  }
+
+  /** The session to go on in: none while it is empty (it may have no log yet to open). */
+  private currentSession(): { session?: string } {
+    return this.pod.history.length > 0 ? { session: this.pod.sessionId } : {};
   }
 
   private forward(pod: Pod): () => void {

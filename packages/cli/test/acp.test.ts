@@ -82,7 +82,7 @@ describe("yoake acp, driven by an ACP client over a child process's stdio", () =
 
     // The resource link became a file reference: the Pod attached the file for the model.
     const firstBody = f.provider.requests[0]?.body;
-    expect(userTexts(firstBody).join("\n")).toContain("Fix the typo in [unresolved file ref: src/greet.ts]");
+    expect(userTexts(firstBody).join("\n")).toContain("Fix the typo in @src/greet.ts");
     expect(JSON.stringify(firstBody)).toContain("[File: src/greet.ts]");
 
     const turn1 = updatesOf(editor, sessionId);
@@ -225,9 +225,7 @@ describe("yoake acp, driven by an ACP client over a child process's stdio", () =
     await initialize(again);
     await again.connection.agent.request("session/load", { sessionId, cwd: root, mcpServers: [] });
     const replayed = updatesOf(again, sessionId);
-    expect(chunks(replayed, "user_message_chunk")).toContain(
-      "Fix the typo in [unresolved file ref: src/greet.ts]",
-    );
+    expect(chunks(replayed, "user_message_chunk")).toContain("Fix the typo in @src/greet.ts");
     expect(chunks(replayed, "agent_message_chunk")).toContain("Fixed the typo.");
     expect(chunks(replayed, "agent_thought_chunk")).toContain("The typo must be in greet.");
     expect(

@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { headlessFixture, runYoake, toolResults, userTexts } from "./cli-test-kit.js";
@@ -133,7 +134,7 @@ describe("the prompt", () => {
     const out = await f.run(["-p", "Summarize @notes/todo.md please"]);
     expect(out.exitCode).toBe(0);
     const texts = userTexts(f.provider.requests[0]?.body);
-    expect(texts[0]).toBe("Summarize [unresolved file ref: notes/todo.md] please");
+    expect(texts[0]).toBe("Summarize @notes/todo.md please");
     expect(texts[1]).toBe("<system>\n[File: notes/todo.md]\n- ship the demo\n\n</system>");
   });
 
@@ -274,6 +275,31 @@ describe("sessions", () => {
     ]);
   });
 
+  it("warns about a model the catalogue does not know once per session, never when the manifest describes it", async () => {
+    const f = await setUp();
+    f.provider.setHandler(() => answer("ok"));
+    const unknown = ["--model", "anthropic/claude-custom"];
+    const first = await f.run(["-p", "hi", ...unknown]);
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).toContain(
+      'model "anthropic/claude-custom" (from overrides) is not in the built-in catalogue',
+    );
+    const continued = await f.run(["-p", "again", "--continue", ...unknown]);
+    expect(continued).toMatchObject({ exitCode: 0, stderr: "" });
+
+    // The user's manifest gives the model's window and prices: naming it keeps them, and no warning.
+    const userManifest = path.join(f.project.home, "config", "yoake", "manifest.toml");
+    await mkdir(path.dirname(userManifest), { recursive: true });
+    await writeFile(
+      userManifest,
+      '[model]\nref = "anthropic/claude-custom"\ncontext_window = 100000\nprices = { input = 1, output = 2 }\n',
+    );
+    const described = await f.run(["-p", "hi", "--output-format", "json", ...unknown]);
+    expect(described.stderr).toBe("");
+    // answer(): 1M tokens in and 100k out, at $1 and $2 per million.
+    expect(JSON.parse(described.stdout)).toMatchObject({ model: "anthropic/claude-custom", costUsd: 1.2 });
+  });
+
   it("a session that cannot be opened is one line and exit 2, before any request", async () => {
     const f = await setUp();
     const none = await f.run(["-p", "hi", "--continue"]);
@@ -309,6 +335,17 @@ describe("configuration errors", () => {
     const bad = await f.run(["-p", "hi", "--max-turns", "zero"]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain("--max-turns");
+  });
+
+  it("--cwd must name an existing directory: one line, exit 2, nothing created, no request", async () => {
+    const f = await setUp({ "notes.txt": "a file\n" });
+    const missing = path.join(f.project.dir, "no", "such", "dir");
+    const gone = await f.run(["-p", "hi", "--cwd", missing]);
+    expect(gone).toEqual({ exitCode: 2, stdout: "", stderr: `yoake: --cwd ${missing}: no such directory\n` });
+    expect(existsSync(path.join(f.project.dir, "no"))).toBe(false);
+    const file = await f.run(["-p", "hi", "--cwd", "notes.txt"]);
+    expect(file).toEqual({ exitCode: 2, stdout: "", stderr: "yoake: --cwd notes.txt: not a directory\n" });
+    expect(f.provider.requests).toHaveLength(0);
   });
 
   it("--output-format accepts only text, json and stream-json", async () => {

@@ -59,4 +59,24 @@ describe("SwitchablePod (/model and /resume in the terminal UI)", () => {
     expect(userTexts(f.provider.requests[1]?.body)).toEqual(["an earlier question", "and now?"]);
     await pod.current.close();
   });
+
+  it("/clear goes on in a new, empty session with the model chosen, the old one kept", async () => {
+    fixture = await headlessFixture();
+    const f = fixture;
+    const options = { cwd: f.project.dir, env: f.env };
+    const pod = new SwitchablePod(await Pod.create(options), options, Pod.create);
+    f.provider.enqueue(answer("first"), answer("fresh"));
+    await pod.setModel("anthropic/claude-opus-4-6");
+    await pod.run([{ type: "text", text: "before the clear" }], {});
+    const old = pod.sessionId;
+    await pod.newSession();
+    expect(pod.sessionId).not.toBe(old);
+    expect(pod.history).toEqual([]);
+    await pod.run([{ type: "text", text: "after" }], {});
+    const request = f.provider.requests[1];
+    expect(request?.model).toBe("claude-opus-4-6");
+    expect(userTexts(request?.body)).toEqual(["after"]);
+    expect((await pod.listSessions()).map((session) => session.id)).toContain(old);
+    await pod.current.close();
+  });
 });

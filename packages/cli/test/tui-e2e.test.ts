@@ -17,7 +17,7 @@ describe.skipIf(!hasTmux)("the terminal UI in tmux", () => {
 
   it("attaches a file with @, shows tool cards and an approval, cancels on Esc and goes on", async () => {
     screen.start("node --import tsx packages/cli/test/fixtures/tui-main.ts", repoRoot);
-    await screen.waitFor("○ ready · /help", 15_000);
+    await screen.waitFor("○ ready · /help", 60_000);
     expect(screen.capture()).toContain("yoake test · the model is scripted");
 
     // The @ picker: the project's files, fuzzy-filtered, .gitignore respected.
@@ -51,14 +51,39 @@ describe.skipIf(!hasTmux)("the terminal UI in tmux", () => {
     screen.press("Enter");
     await screen.waitFor("Still here: I remember 2 earlier prompts.");
 
-    // Up brings back the last input; /quit leaves cleanly.
+    // Up brings back the last input.
     await screen.waitFor("○ ready");
     screen.press("Up");
     await screen.waitFor(inputLine("are you still there"));
-    screen.press("C-u");
+
+    // Keys that come in one read (key repeat, a slow link) are applied one by one: Ctrl+U,
+    // Backspace and Ctrl+W edit, and no raw control byte reaches the provider.
+    screen.type("\x15hello wrold\x7f\x7f\x7f\x7fworld, fix thsi\x17this\x15hello world\r");
+    await screen.waitFor('You sent "hello world".');
+
+    // A paste is inserted, not sent, though it ends with a line break; Enter sends it.
+    await screen.waitFor("○ ready");
+    screen.paste("first pasted line\nsecond pasted line\n");
+    await screen.waitFor(/│\s+second pasted line/);
+    expect(screen.capture()).not.toContain('You sent "first pasted line');
+    screen.type("end");
+    screen.press("Enter");
+    await screen.waitFor('You sent "first pasted line\\nsecond pasted line\\nend".');
+
+    // A long paste shows as one line in the box and is sent whole.
+    await screen.waitFor("○ ready");
+    const rows = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
+    screen.paste(rows.join("\n"));
+    await screen.waitFor(inputLine("[pasted 12 lines]"));
+    screen.press("Enter");
+    // (ink wraps the long answer itself: its end is on a line of its own.)
+    await screen.waitFor('row 11\\nrow 12".');
+
+    // /quit leaves cleanly.
+    await screen.waitFor("○ ready");
     screen.type("/quit");
     screen.press("Enter");
     shown = await screen.waitFor("[exit 0]");
     expect(shown).toContain("yoake-tui-exited");
-  }, 40_000);
+  }, 180_000);
 });

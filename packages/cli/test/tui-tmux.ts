@@ -25,12 +25,29 @@ export class TmuxScreen {
    * Runs `command` (a shell command line) in `cwd`, in a 120×50 terminal. The shell stays after
    * it with `[exit <status>]` on screen, so the status can be read and the screen still captured.
    */
-  start(command: string, cwd: string): void {
+  start(
+    command: string,
+    cwd: string,
+    size: { columns: number; rows: number } = { columns: 120, rows: 50 },
+  ): void {
     // Under CI=true ink draws only a final frame; a terminal session is not CI (yoake itself hides
     // the variable while ink loads, the test fixture does not).
     const line = `env -u CI -u CONTINUOUS_INTEGRATION ${command}; echo "[exit $?]"; sleep 120`;
     if (this.isRunning()) this.tmux("respawn-pane", "-k", "-t", this.target, "-c", cwd, line);
-    else this.tmux("new-session", "-d", "-s", this.target, "-x", "120", "-y", "50", "-c", cwd, line);
+    else
+      this.tmux(
+        "new-session",
+        "-d",
+        "-s",
+        this.target,
+        "-x",
+        String(size.columns),
+        "-y",
+        String(size.rows),
+        "-c",
+        cwd,
+        line,
+      );
     this.socketPath ??= this.tmux("display-message", "-p", "#{socket_path}").trim();
   }
 
@@ -39,9 +56,23 @@ export class TmuxScreen {
     return this.tmux("capture-pane", "-p", "-J", "-t", this.target, "-S", "-400");
   }
 
+  /** Resizes the terminal, as a person dragging its window does. */
+  resize(columns: number, rows: number): void {
+    this.tmux("resize-window", "-t", this.target, "-x", String(columns), "-y", String(rows));
+  }
+
   /** Text as typed, one chunk. */
   type(text: string): void {
     this.tmux("send-keys", "-t", this.target, "-l", text);
+  }
+
+  /**
+   * `text` pasted as a terminal pastes it: marked as a paste (bracketed) when the program asked
+   * the terminal for that, as plain typed text when it did not.
+   */
+  paste(text: string): void {
+    this.tmux("set-buffer", "-b", "yoake-paste", "--", text);
+    this.tmux("paste-buffer", "-p", "-d", "-b", "yoake-paste", "-t", this.target);
   }
 
   /** Named keys: `Enter`, `Escape`, `Tab`, `Up`, `C-u`, ... */
@@ -49,28 +80,36 @@ export class TmuxScreen {
     this.tmux("send-keys", "-t", this.target, ...keys);
   }
 
-  async waitFor(expected: string | RegExp, timeoutMs = 10_000): Promise<string> {
+  /** Waits for the screen to show `expected`; generous by default, the machine may be busy. */
+  async waitFor(expected: string | RegExp, timeoutMs = 30_000): Promise<string> {
+    return this.waitUntil(
+      (screen) => (typeof expected === "string" ? screen.includes(expected) : expected.test(screen)),
+      String(expected),
+      { timeoutMs },
+    );
+  }
+
+  /**
+   * Waits for the screen to satisfy `holds`; `what` names it in the error. By default the screen
+   * is the scrollback too, with lines the terminal wrapped joined; `visibleOnly`: the rows on
+   * screen, as they are.
+   */
+  async waitUntil(
+    holds: (screen: string) => boolean,
+    what: string,
+    { timeoutMs = 30_000, visibleOnly = false }: { timeoutMs?: number; visibleOnly?: boolean } = {},
+  ): Promise<string> {
     const deadline = Date.now() + timeoutMs;
+    const range = visibleOnly ? [] : ["-J", "-S", "-400"];
     let last = "";
     while (Date.now() < deadline) {
       // Asynchronously: the mock provider of the test may be serving from this very process.
-      last = (
-        await execFileAsync("tmux", [
-          "-L",
-          this.socket,
-          "capture-pane",
-          "-p",
-          "-J",
-          "-t",
-          this.target,
-          "-S",
-          "-400",
-        ])
-      ).stdout;
-      if (typeof expected === "string" ? last.includes(expected) : expected.test(last)) return last;
+      const args = ["-L", this.socket, "capture-pane", "-p", "-t", this.target, ...range];
+      last = (await execFileAsync("tmux", args)).stdout;
+      if (holds(last)) return last;
       await new Promise((resolve) => setTimeout(resolve, 40));
     }
-    throw new Error(`the screen never showed ${String(expected)}; it shows:\n${last}`);
+    throw new Error(`the screen never showed ${what}; it shows:\n${last}`);
   }
 
   /** Clears the screen and its scrollback, so the next waits see only what comes next. */

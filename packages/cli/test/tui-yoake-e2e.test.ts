@@ -115,9 +115,12 @@ describe.skipIf(!hasTmux)("yoake in tmux", () => {
     await screen.waitFor("Let me think about");
     screen.press("Escape");
     await screen.waitFor("Cancelled. The session goes on.");
-    screen.type("/quit");
-    screen.press("Enter");
-    await screen.waitFor("[exit 0]");
+    // Ctrl+C on an empty input asks once more; then yoake leaves and says how to come back.
+    screen.press("C-c");
+    await screen.waitFor("Press Ctrl+C again to exit");
+    screen.press("C-c");
+    shown = await screen.waitFor("[exit 0]");
+    expect(shown).toMatch(/Session (\S+) · resume it with: yoake --resume \1\n/);
 
     // The session log holds the conversation, the cancelled turn included.
     screen.clear();

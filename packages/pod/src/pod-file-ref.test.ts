@@ -34,7 +34,8 @@ describe("@<path> file references (seed 004)", () => {
 
     expect(result.status).toBe("finished");
     expect(outline(pod.history)).toEqual([
-      "user:compare [unresolved file ref: src/a.ts] with [unresolved file ref: docs/guide.md]",
+      // Attached: the reference stays as written; the model is not told the file is unresolved.
+      "user:compare @src/a.ts with @docs/guide.md",
       "system:[File: src/a.ts]\nexport const a = 1;\n",
       "system:[File: docs/guide.md]\n# Guide\n",
       "assistant:They match.",
@@ -66,7 +67,7 @@ describe("@<path> file references (seed 004)", () => {
       { type: "file_ref", path: "a.txt" },
     ]);
     expect(outline(pod.history).slice(0, 2)).toEqual([
-      "user:mail me@x.org about @a.txt [unresolved file ref: a.txt]",
+      "user:mail me@x.org about @a.txt @a.txt",
       "system:[File: a.txt]\nalpha\n",
     ]);
   });

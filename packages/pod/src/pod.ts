@@ -200,7 +200,7 @@ export class Pod {
     hub = new PodEventHub(worker);
     session.attach(worker);
     hub.on("alert", (alert) => session.recordAlert(alert));
-    // Last, once alerts have somewhere to go; waits at most MCP_STARTUP_WAIT_MS for slow servers.
+    // Last, once alerts have somewhere to go; the servers start alongside the first request.
     const mcp = new McpSupervisor(manifest.mcp, {
       tools: worker,
       disabledTools: manifest.tools.disable,
@@ -262,8 +262,9 @@ export class Pod {
   /**
    * Submits input and runs until the model is done or a call waits for approval. A string is
    * plain input: its `@<path>` tokens are file references (`parseSegments`); pass segments to
-   * send text verbatim. Each reference is resolved before the submit; one that cannot be (out of
-   * scope, missing, binary) raises a warning alert and only its placeholder reaches the model.
+   * send text verbatim. Each reference is resolved before the submit: an attached file stays
+   * `@path` in the user message, one that cannot be (out of scope, missing, binary) raises a
+   * warning alert and only its placeholder reaches the model.
    */
   async run(input: string | readonly Segment[], options: RunOptions = {}): Promise<PodRunResult> {
     const runOptions = this.claim(options);
@@ -277,9 +278,10 @@ export class Pod {
       this.usageOfPausedRun = {};
       // Notes given while the previous run was paused follow this prompt, with its files.
       const notes = this.takeQueuedNotes();
-      this.state.stashFileRefs([...(await this.resolveFileRefs(segments)), ...notes]);
+      const files = await this.resolveFileRefs(segments);
+      this.state.stashFileRefs([...files.items, ...notes]);
       try {
-        result = await this.worker.run(flattenSegments(segments), runOptions);
+        result = await this.worker.run(flattenSegments(segments, files.attached), runOptions);
       } finally {
         // A run that failed before its submit must not hand its files to the next one.
         const unsubmitted = this.state.drainFileRefs();
@@ -470,21 +472,25 @@ export class Pod {
   }
 
   /** Resolves each distinct reference in order of appearance; failures become alerts. */
-  private async resolveFileRefs(segments: readonly Segment[]): Promise<Item[]> {
+  private async resolveFileRefs(
+    segments: readonly Segment[],
+  ): Promise<{ items: Item[]; attached: Set<string> }> {
     const items: Item[] = [];
     const seen = new Set<string>();
+    const attached = new Set<string>();
     for (const segment of segments) {
       if (segment.type !== "file_ref" || seen.has(segment.path)) continue;
       seen.add(segment.path);
       const resolved = await resolveFileRef(this.fs, segment.path, this.manifest.limits.toolOutputBytes);
       if (resolved.ok) {
         items.push(resolved.item);
+        attached.add(segment.path);
         // The model sees the whole file: editing it needs no read_file first.
         if (resolved.wholeFile)
           this.state.readTracker.record(resolved.wholeFile.realPath, resolved.wholeFile.bytes);
       } else this.alert({ level: "warn", message: resolved.message, source: "file_ref" });
     }
-    return items;
+    return { items, attached };
   }
 
   /** After the run returned, so a listener may answer the request at once (the Pod is free again). */

@@ -114,7 +114,9 @@ export class YoakeAgent {
     } catch (error) {
       throw openFailure(error, choice);
     }
-    for (const warning of [...pod.manifest.warnings, ...(pod.restored?.warnings ?? [])])
+    // The manifest's warnings once per session: when it starts, not each time it is loaded.
+    const manifestWarnings = pod.restored === undefined ? pod.manifest.warnings : [];
+    for (const warning of [...manifestWarnings, ...(pod.restored?.warnings ?? [])])
       this.options.log(`yoake acp: warning: ${warning}\n`);
     const id = choice === "new" ? pod.sessionId : choice;
     const session = new AcpSession(id, pod, { notices: this.notices, log: this.options.log });

@@ -45,6 +45,18 @@ export interface CompactOutcome {
   readonly rereadFiles?: readonly string[];
 }
 
+/** One `[[mcp]]` server as `/mcp` lists it. */
+export interface McpServerSummary {
+  readonly name: string;
+  /** `starting`, `running`, `restarting`, `failed`, `stopped`. */
+  readonly state: string;
+  readonly tools: number;
+  /** The tools' names as the model sees them, when the Pod says. */
+  readonly toolNames?: readonly string[];
+  /** Why it failed or restarts. */
+  readonly error?: string;
+}
+
 /** A session the Pod can resume, as `/sessions` lists it. */
 export interface SessionSummary {
   readonly id: string;
@@ -93,8 +105,10 @@ export interface PodLike {
    * history. Without it, `/resume` tells the user to restart with `yoake --resume <id>`.
    */
   resumeSession?(id: string): Promise<void>;
+  /** Goes on in a new, empty session (`/clear`), with the same project, model and settings. */
+  newSession?(): Promise<void>;
   /** Switches the model for the next runs (`provider/model`); without it, `/model` says to restart with `--model`. */
   setModel?(ref: string): Promise<void>;
   /** The manifest's MCP servers and their state, for `/mcp`. */
-  mcpServers?(): readonly { name: string; state: string; tools: number; error?: string }[];
+  mcpServers?(): readonly McpServerSummary[];
 }

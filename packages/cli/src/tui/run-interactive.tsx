@@ -1,6 +1,7 @@
 import { render } from "ink";
 import { App } from "./components/app.js";
 import { listProjectFiles, localFileTree } from "./files/project-files.js";
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from "./input/key-stream.js";
 import type { PodLike } from "./pod-like.js";
 
 /** How to start the terminal UI. */
@@ -27,6 +28,15 @@ export interface InteractiveOptions {
  */
 export async function runInteractive(options: InteractiveOptions): Promise<void> {
   const { pod } = options;
+  const stdout = options.stdout ?? process.stdout;
+  // Pasted text is then marked as such, so a paste ending in a line break is not sent.
+  const bracketedPaste = stdout.isTTY === true;
+  const endBracketedPaste = (): void => {
+    if (bracketedPaste) stdout.write(DISABLE_BRACKETED_PASTE);
+  };
+  if (bracketedPaste) stdout.write(ENABLE_BRACKETED_PASTE);
+  // Also when the process ends without leaving the UI (a crash): the shell must not get marked pastes.
+  process.once("exit", endBracketedPaste);
   const tree = pod.fs ?? localFileTree(pod.manifest?.projectRoot ?? options.cwd ?? process.cwd());
   const instance = render(
     <App
@@ -44,5 +54,10 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
       ...(options.stderr !== undefined && { stderr: options.stderr }),
     },
   );
-  await instance.waitUntilExit();
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    process.removeListener("exit", endBracketedPaste);
+    endBracketedPaste();
+  }
 }

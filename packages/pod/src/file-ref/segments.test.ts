@@ -10,6 +10,15 @@ describe("flattenSegments", () => {
       "compare [unresolved file ref: a.ts] and [unresolved file ref: b/c.md]",
     );
   });
+  it("writes an attached file's reference as @path (quoted with whitespace), a failed one as its placeholder", () => {
+    const attached = new Set(["a.ts", "my notes.md"]);
+    expect(
+      flattenSegments(
+        [ref("a.ts"), text(" vs "), ref("gone.ts"), text(" in "), ref("my notes.md")],
+        attached,
+      ),
+    ).toBe('@a.ts vs [unresolved file ref: gone.ts] in @"my notes.md"');
+  });
   it("flattens no segments to the empty string", () => {
     expect(flattenSegments([])).toBe("");
   });

@@ -5,20 +5,32 @@
  */
 export type Segment = { type: "text"; text: string } | { type: "file_ref"; path: string };
 
-/** The placeholder a file reference leaves in the user message, resolved or not (seed 004). */
+/** What a file reference that could not be attached leaves in the user message (seed 004). */
 export function fileRefPlaceholder(path: string): string {
   return `[unresolved file ref: ${path}]`;
 }
 
 /**
- * The user message: text segments as they are, each file reference as its placeholder. The
- * resolved file, if any, follows the user message as a system message of its own.
+ * The user message: text segments as they are; a reference whose file was attached (its path in
+ * `attached`) as the user wrote it, `@path`, and any other as its placeholder. Telling the model
+ * "unresolved" about a file it was given makes it say it cannot see the file. The attached file
+ * follows the user message as a system message of its own.
  */
-export function flattenSegments(segments: readonly Segment[]): string {
+export function flattenSegments(
+  segments: readonly Segment[],
+  attached: ReadonlySet<string> = new Set(),
+): string {
   let text = "";
-  for (const segment of segments)
-    text += segment.type === "text" ? segment.text : fileRefPlaceholder(segment.path);
+  for (const segment of segments) {
+    if (segment.type === "text") text += segment.text;
+    else text += attached.has(segment.path) ? fileRefToken(segment.path) : fileRefPlaceholder(segment.path);
+  }
   return text;
+}
+
+/** `@path`, quoted when the path holds whitespace (as `parseSegments` reads it back). */
+function fileRefToken(path: string): string {
+  return /\s/.test(path) ? `@"${path}"` : `@${path}`;
 }
 
 /**

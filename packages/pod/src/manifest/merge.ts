@@ -74,7 +74,7 @@ function expandHome(rulePath: string, homeDir: string): string {
  * Merges layers, lowest first: scalars and ordinary arrays replace, tables merge by key, scope
  * allow/deny lists, `[[hooks]]` and `[[mcp]]` are unions (`[[mcp]]` entries are matched by name later, in resolve). One exception: a layer that names a model (`ref`, `scheme` or `id`)
  * replaces the whole `[model]` table, so limits, prices or a base URL meant for one model never
- * stick to another.
+ * stick to another (naming the model the table already names keeps it).
  */
 export function mergeLayers(layers: readonly SourcedLayer[]): MergedLayers {
   const merged: Record<string, unknown> = {};
@@ -99,7 +99,7 @@ function mergeTable(
       continue;
     }
     if (isTable(value)) {
-      if (dotted === "model" && namesModel(value)) {
+      if (dotted === "model" && namesModel(value) && !namesSameModel(target[key], value)) {
         delete target[key];
         for (const sourced of Object.keys(keySources)) {
           if (sourced.startsWith("model.")) delete keySources[sourced];
@@ -118,6 +118,14 @@ function mergeTable(
 
 function namesModel(table: Record<string, unknown>): boolean {
   return table.ref !== undefined || table.scheme !== undefined || table.id !== undefined;
+}
+
+/** `--model x` over a manifest that describes x (its window, prices): the description stays. */
+function namesSameModel(existing: unknown, patch: Record<string, unknown>): boolean {
+  if (!isTable(existing)) return false;
+  return (["ref", "scheme", "id"] as const).every(
+    (key) => patch[key] === undefined || patch[key] === existing[key],
+  );
 }
 
 function isTable(value: unknown): value is Record<string, unknown> {

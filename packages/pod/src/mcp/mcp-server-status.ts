@@ -11,6 +11,8 @@ export interface McpServerStatus {
   state: McpServerState;
   /** How many of its tools the model is offered now (0 unless `running`). */
   tools: number;
+  /** Those tools' names, as the model sees them (`server__tool`). */
+  toolNames: string[];
   transport: "stdio" | "http";
   /** The command line or the URL. */
   target: string;

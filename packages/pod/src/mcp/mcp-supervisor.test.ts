@@ -60,7 +60,8 @@ function supervise(options: { startupWaitMs?: number; maxRestarts?: number } = {
     tools: { addTool: (tool) => tools.set(tool.name, tool), removeTool: (name) => tools.delete(name) },
     alert: (alert) => alerts.push(alert),
     policy: { initialDelayMs: 20, maxDelayMs: 40, maxRestarts: options.maxRestarts ?? 3 },
-    ...(options.startupWaitMs !== undefined && { startupWaitMs: options.startupWaitMs }),
+    // Waits for the server unless told otherwise (the Pod does not wait: MCP_STARTUP_WAIT_MS).
+    startupWaitMs: options.startupWaitMs ?? 30_000,
   });
   return supervisor;
 }
@@ -120,6 +121,7 @@ describe.skipIf(process.platform === "win32")("McpSupervisor", () => {
       tools: { addTool: (tool) => tools.set(tool.name, tool), removeTool: (name) => tools.delete(name) },
       alert: (alert) => alerts.push(alert),
       policy: { initialDelayMs: 300 },
+      startupWaitMs: 30_000,
     });
     supervisor = mcp;
     await mcp.start();

@@ -6,12 +6,12 @@ import { DEFAULT_RESTART_POLICY, type RestartPolicy } from "./restart-policy.js"
 import { SupervisedServer, type ToolRegistry } from "./supervised-server.js";
 
 /**
- * How long `Pod.create` waits for its MCP servers. A server that takes longer goes on starting in
- * the background (`starting`) and its tools appear when it is ready; one that fails within its
- * own `startup_timeout_ms` raises an alert then. Long enough for a local server (a Node one starts
- * in under a second), short enough that an `npx -y` download never holds the user's first prompt.
+ * How long `Pod.create` waits for its MCP servers: not at all. They start alongside the first
+ * request and their tools are offered from the first request after they are ready; one that
+ * fails raises an alert then. Waiting cost every run the wait for a server that never answers
+ * (a headless run five silent seconds), to make one first request carry tools a little sooner.
  */
-export const MCP_STARTUP_WAIT_MS = 5_000;
+export const MCP_STARTUP_WAIT_MS = 0;
 
 export interface McpSupervisorOptions {
   /** The Worker the tools go to. */

@@ -14,6 +14,10 @@ const alertsOf = (pod: Pod) =>
     .events(pod)
     .filter((event) => event.type === "alert");
 
+/** The servers no longer `starting`: `Pod.create` does not wait for them. */
+const started = (pod: Pod) =>
+  eventually(() => pod.mcpServers().every((server) => server.state !== "starting"));
+
 const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -28,10 +32,12 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
     const { createPod, mock, sent } = bed();
     const { entry } = everythingEntry();
     const pod = await createPod({ mcp: [entry] });
+    await started(pod);
     try {
       const [status] = pod.mcpServers();
       expect(status).toMatchObject({ name: "everything", state: "running", transport: "stdio", restarts: 0 });
       expect(status?.tools).toBeGreaterThan(5);
+      expect(status?.toolNames).toContain("everything__echo");
 
       mock.enqueue(toolCall("everything__echo", { message: "from the pod" }), answer("echoed"));
       const result = await pod.run("echo something");
@@ -50,12 +56,14 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
   it("a server that cannot start raises a warning alert, and the Pod runs without it", async () => {
     const { createPod, mock } = bed();
     const pod = await createPod({ mcp: [{ name: "ghost", command: "yoake-no-such-mcp-server" }] });
+    await started(pod);
     try {
       expect(pod.mcpServers()).toEqual([
         {
           name: "ghost",
           state: "failed",
           tools: 0,
+          toolNames: [],
           transport: "stdio",
           target: "yoake-no-such-mcp-server",
           restarts: 0,
@@ -63,7 +71,7 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
           source: "overrides",
         },
       ]);
-      // Raised during Pod.create, delivered just after: the listener attached after create sees it.
+      // Raised as it failed, after Pod.create returned: the listener attached after create sees it.
       await eventually(() => alertsOf(pod).length > 0);
       expect(alertsOf(pod)).toEqual([
         {
@@ -83,10 +91,34 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
     }
   });
 
+  it("a server that never answers its handshake holds up neither Pod.create nor a run; its tools come when ready", async () => {
+    const { createPod, mock, put, project } = bed();
+    // Reads the handshake and never answers it: no time limit ends this within the test.
+    put("mute-server.mjs", "process.stdin.resume();\n");
+    const pod = await createPod({
+      mcp: [
+        {
+          name: "mute",
+          command: process.execPath,
+          args: [`${project}/mute-server.mjs`],
+          startup_timeout_ms: 600_000,
+        },
+      ],
+    });
+    try {
+      mock.enqueue(answer("no waiting"));
+      expect(await pod.run("hello")).toMatchObject({ status: "finished", text: "no waiting" });
+      expect(pod.mcpServers()[0]?.state).toBe("starting");
+    } finally {
+      await pod.close();
+    }
+  });
+
   it("restarts a server whose process was killed, and its tools work again", async () => {
     const { createPod, mock } = bed();
     const { entry, marker } = everythingEntry();
     const pod = await createPod({ mcp: [entry] });
+    await started(pod);
     try {
       const [first] = serverPids(marker);
       expect(first).toBeDefined();
@@ -128,6 +160,7 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
     const { createPod, mock } = bed();
     const { entry, marker } = everythingEntry();
     const pod = await createPod({ mcp: [entry] });
+    await started(pod);
     try {
       mock.enqueue(
         toolCall("everything__trigger-long-running-operation", { duration: 30, steps: 30 }),
@@ -148,6 +181,7 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
     const { createPod, mock } = bed();
     const { entry } = everythingEntry();
     const pod = await createPod({ mcp: [entry] });
+    await started(pod);
     try {
       mock.enqueue(toolCall("everything__trigger-long-running-operation", { duration: 30, steps: 30 }));
       pod.on("tool_start", () => setTimeout(() => pod.cancel(), 100));
@@ -175,6 +209,7 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
     const { createPod } = bed();
     const { entry, marker } = everythingEntry();
     const pod = await createPod({ mcp: [entry] });
+    await started(pod);
     const [pid] = serverPids(marker);
     expect(pid).toBeDefined();
 
@@ -191,6 +226,7 @@ describe.skipIf(process.platform === "win32")("MCP servers in the Pod", () => {
     const { createPod, mock, sent } = bed();
     const { entry } = everythingEntry();
     const pod = await createPod({ mcp: [entry], tools: { disable: ["everything__echo"] } });
+    await started(pod);
     try {
       mock.enqueue(answer("ok"));
       await pod.run("hi");

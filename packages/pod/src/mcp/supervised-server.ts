@@ -60,6 +60,7 @@ export class SupervisedServer {
       name: this.spec.name,
       state: this.#state,
       tools: this.#registered.size,
+      toolNames: [...this.#registered],
       transport: transport.type,
       target: transport.type === "stdio" ? [transport.command, ...transport.args].join(" ") : transport.url,
       restarts: this.#restarts,

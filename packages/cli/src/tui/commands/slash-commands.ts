@@ -15,7 +15,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   { name: "model", usage: "/model [provider/model]", description: "Show the model, or switch to another" },
   { name: "sessions", usage: "/sessions", description: "List the saved sessions of this project" },
-  { name: "resume", usage: "/resume <id>", description: "Continue a saved session" },
+  {
+    name: "resume",
+    usage: "/resume [id]",
+    description: "Continue a saved session (without an id: choose one)",
+  },
+  { name: "clear", usage: "/clear", description: "Start a new, empty session (the old one can be resumed)" },
   { name: "mcp", usage: "/mcp", description: "The MCP servers of the manifest and their state" },
   { name: "quit", usage: "/quit", description: "Leave (also Ctrl+D on an empty input)" },
 ];
@@ -46,13 +51,13 @@ export function matchingCommands(input: string): readonly SlashCommand[] {
 
 /** The keys, for `/help`. */
 export const KEY_HELP: readonly (readonly [string, string])[] = [
-  ["Enter", "send"],
+  ["Enter", "send (during a turn: queue it for when the turn ends)"],
   ["Shift+Enter, Alt+Enter, Ctrl+J", "new line"],
   ["Up / Down", "earlier inputs (on the first / last line)"],
   ["@", "attach a file: type to filter, Tab or Enter to pick"],
-  ["Esc", "cancel the running turn (the session goes on)"],
+  ["Esc", "clear the queue, else cancel the running turn (the session goes on)"],
   ["Ctrl+T", "show or fold thinking, from now on"],
-  ["Ctrl+C", "cancel the turn, clear the input, or leave"],
+  ["Ctrl+C", "clear the input, or cancel the turn; twice on an empty input: leave"],
 ];
 
 /** The text `/help` prints. */

@@ -106,6 +106,108 @@ describe("App on a real Pod", () => {
     view.unmount();
   });
 
+  it("queues a prompt sent during a turn and sends it when the turn ends; Esc clears the queue", async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    mock.setHandler(async (request) => {
+      const number = mock.requests.length;
+      if (number === 1) await gate;
+      const sent = JSON.stringify(request.body);
+      return {
+        blocks: [{ type: "text", text: `Answer ${number}: ${sent.includes("second") ? "got it" : "-"}` }],
+      };
+    });
+    const view = app();
+    view.stdin.write("first\r");
+    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    view.stdin.write("dropped\r");
+    await until(view.lastFrame, "› queued · dropped");
+    view.stdin.write("\x1b");
+    await until(view.lastFrame, "Queued messages cleared.");
+    expect(view.lastFrame()).not.toContain("queued · dropped");
+    view.stdin.write("second\r");
+    await until(view.lastFrame, "› queued · second");
+    release();
+    await until(view.lastFrame, "Answer 2: got it");
+    expect(view.lastFrame()).not.toContain("queued ·");
+    expect(mock.requests).toHaveLength(2);
+    expect(JSON.stringify(mock.requests[1]?.body)).not.toContain("dropped");
+    view.unmount();
+  });
+
+  it("Ctrl+C cancels the turn, clears the input, and on an empty idle input asks once more before leaving", async () => {
+    mock.enqueue({ fault: "stall" });
+    const view = app();
+    await until(view.lastFrame, "○ ready");
+    view.stdin.write("hang on\r");
+    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    view.stdin.write("\x03");
+    await until(view.lastFrame, "Cancelled. The session goes on.");
+    expect(view.lastFrame()).not.toContain("Ctrl+C again");
+    view.stdin.write("draft");
+    await until(view.lastFrame, "› draft");
+    view.stdin.write("\x03");
+    await vi.waitFor(() => expect(view.lastFrame()).not.toContain("› draft"));
+    view.stdin.write("\x03");
+    await until(view.lastFrame, "Press Ctrl+C again to exit");
+    // Another key in between: the next Ctrl+C asks again.
+    view.stdin.write("x\x7f\x03");
+    view.stdin.write("still here");
+    await until(view.lastFrame, "› still here");
+    view.stdin.write("\x15\x03");
+    await until(view.lastFrame, "Press Ctrl+C again to exit");
+    view.stdin.write("\x03");
+    await vi.waitFor(() => expect(view.lastFrame()).not.toContain("○ ready"));
+    view.unmount();
+  });
+
+  it("/resume without an id opens a picker of the sessions, newest first; Enter resumes the chosen one", async () => {
+    const resumed: string[] = [];
+    const pod: PodLike = {
+      run: async () => ({ status: "finished" }),
+      respond: async () => ({ status: "finished" }),
+      listen: () => () => undefined,
+      history: [],
+      sessionId: "s-new",
+      listSessions: async () => [
+        { id: "s-old", firstUserText: "the old question" },
+        { id: "s-new", firstUserText: "the new question" },
+      ],
+      resumeSession: async (id) => {
+        resumed.push(id);
+      },
+    };
+    const view = render(<App pod={pod} loadFiles={async () => ({ paths: [], truncated: false })} />);
+    view.stdin.write("/resume\r");
+    await until(view.lastFrame, "Resume a session");
+    const frame = view.lastFrame() ?? "";
+    expect(frame.indexOf("the new question")).toBeLessThan(frame.indexOf("the old question"));
+    view.stdin.write("\x1b[B");
+    view.stdin.write("\r");
+    await vi.waitFor(() => expect(resumed).toEqual(["s-old"]));
+    await vi.waitFor(() => expect(view.lastFrame()).not.toContain("Resume a session"));
+    view.unmount();
+  });
+
+  it("shows the MCP servers that failed before it opened", () => {
+    const failing: PodLike = {
+      run: async () => ({ status: "finished" }),
+      respond: async () => ({ status: "finished" }),
+      listen: () => () => undefined,
+      mcpServers: () => [
+        { name: "ok", state: "running", tools: 1 },
+        { name: "ghost", state: "failed", tools: 0, error: "command not found: ghost-server" },
+      ],
+    };
+    const view = render(<App pod={failing} loadFiles={async () => ({ paths: [], truncated: false })} />);
+    const first = view.frames[0] ?? "";
+    expect(first).toContain('MCP server "ghost" failed to start: command not found: ghost-server');
+    expect(first).not.toContain('"ok"');
+    view.unmount();
+  });
+
   it("opens on a restored session: its history, and the approval its paused run waits on", async () => {
     const answers: unknown[] = [];
     const restored: PodLike = {

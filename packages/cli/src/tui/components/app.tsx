@@ -1,15 +1,18 @@
-import { Box, useApp } from "ink";
+import { Box, useApp, useStdout } from "ink";
 import { useEffect, useMemo, useReducer, useState } from "react";
 import { SessionController } from "../controller/session-controller.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import type { PodLike } from "../pod-like.js";
 import { uiReducer } from "../state/ui-reducer.js";
 import { initialUiState, type UiState } from "../state/ui-state.js";
-import { InputBox } from "./input-box.js";
+import { InputBox, maxInputRows } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
 import { PermissionPrompt } from "./permission-prompt.js";
+import { QueuedPrompts } from "./queued-prompts.js";
+import { SessionPicker } from "./session-picker.js";
 import { StatusBar } from "./status-bar.js";
+import { useTerminalSize } from "./use-terminal-size.js";
 
 export interface AppProps {
   pod: PodLike;
@@ -24,6 +27,12 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
   // The title, and a conversation the Pod already holds, are there from the first frame.
   const [state, dispatch] = useReducer(uiReducer, pod, (initial) => firstState(initial, title));
   const { exit } = useApp();
+  const { stdout } = useStdout();
+  // The terminal reflows what is on screen when it is resized, and ink can then no longer erase
+  // its old frame (a stale input box stays): clear the screen and print the transcript again.
+  const size = useTerminalSize(() => {
+    if (stdout.isTTY) stdout.write(CLEAR_SCREEN_AND_SCROLLBACK);
+  });
   // Leaving takes one more render, without the input and status line: the screen keeps the transcript only.
   const [leaving, setLeaving] = useState(false);
   const controller = useMemo(() => new SessionController(pod, dispatch, () => setLeaving(true)), [pod]);
@@ -42,7 +51,15 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
   return (
     <KeyRouter>
       <Box flexDirection="column">
-        <MessageList committed={state.committed} live={state.live} showThinking={state.showThinking} />
+        <MessageList
+          committed={state.committed}
+          live={state.live}
+          showThinking={state.showThinking}
+          printing={size.resizes}
+          liveRows={Math.max(3, size.rows - maxInputRows(size.rows) - LIVE_ROWS_RESERVED)}
+          columns={size.columns}
+        />
+        {!leaving && <QueuedPrompts queued={state.queued} />}
         {!leaving && permission !== undefined && (
           <PermissionPrompt
             key={permission.id}
@@ -51,17 +68,22 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             onCancel={() => controller.abandonApproval()}
           />
         )}
+        {!leaving && permission === undefined && state.sessionPicker !== undefined && (
+          <SessionPicker
+            sessions={state.sessionPicker}
+            {...(pod.sessionId !== undefined && { current: pod.sessionId })}
+            onPick={(id) => void controller.pickSession(id)}
+            onCancel={() => void controller.pickSession(undefined)}
+          />
+        )}
         <InputBox
-          isActive={!leaving && permission === undefined}
+          isActive={!leaving && permission === undefined && state.sessionPicker === undefined}
           onSubmit={(text) => {
-            if (!controller.accepts(text)) return false;
             void controller.submit(text);
             return true;
           }}
-          onEscape={() => controller.cancel()}
-          onInterrupt={() => {
-            if (!controller.cancel()) controller.quit();
-          }}
+          onEscape={() => controller.escape()}
+          onInterrupt={() => controller.interrupt()}
           onExit={() => controller.quit()}
           onToggleThinking={() => dispatch({ type: "toggle_thinking" })}
           loadFiles={loadFiles}
@@ -81,10 +103,21 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
 }
 
 const EARLIER = "Earlier in this session:";
+const CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H";
+/** Rows of the live area besides streaming text and the input: margins, status line, a tool card. */
+const LIVE_ROWS_RESERVED = 8;
 
 function firstState(pod: PodLike, title: string | undefined): UiState {
   let state = initialUiState;
   if (title !== undefined) state = uiReducer(state, { type: "notice", tone: "title", text: title });
+  // Servers that failed before the UI listened: their alerts went to nobody.
+  for (const server of pod.mcpServers?.() ?? [])
+    if (server.state === "failed")
+      state = uiReducer(state, {
+        type: "notice",
+        tone: "warn",
+        text: `MCP server "${server.name}" failed to start${server.error ? `: ${server.error}` : ""}. /mcp lists the servers.`,
+      });
   const history = pod.fetchHistory === undefined ? pod.history : undefined;
   if (history !== undefined && history.length > 0)
     state = uiReducer(state, { type: "history_loaded", items: history, title: EARLIER });

@@ -7,18 +7,26 @@ import { ToolCard } from "./tool-card.js";
 export interface EntryViewProps {
   entry: Entry;
   showThinking: boolean;
+  /** The terminal's width: `<Static>` does not hold its items to it. */
+  columns?: number;
 }
 
 /** One transcript entry, whatever its kind. */
-export function EntryView({ entry, showThinking }: EntryViewProps) {
+export function EntryView({ entry, showThinking, columns }: EntryViewProps) {
   switch (entry.kind) {
     case "user":
+      // The sign in a box of its own width: ink measured "› " one column short, and the text
+      // beside it came out one column wider than the terminal.
       return (
-        <Box marginTop={1}>
-          <Text color="cyan" bold>
-            {"› "}
-          </Text>
-          <Text bold>{entry.text}</Text>
+        <Box marginTop={1} {...(columns !== undefined && { width: columns })}>
+          <Box width={2} flexShrink={0}>
+            <Text color="cyan" bold>
+              ›
+            </Text>
+          </Box>
+          <Box flexGrow={1} flexShrink={1}>
+            <Text bold>{entry.text}</Text>
+          </Box>
         </Box>
       );
     case "assistant":
@@ -36,10 +44,11 @@ export function EntryView({ entry, showThinking }: EntryViewProps) {
     case "alert":
       return (
         <Box marginTop={1}>
+          {/* One text, so the label follows the message where it ends, wrapped or not. */}
           <Text color={ALERT_COLOR[entry.level]}>
             {ALERT_ICON[entry.level]} {entry.message}
+            <Text dimColor> ({entry.source})</Text>
           </Text>
-          <Text dimColor> ({entry.source})</Text>
         </Box>
       );
     case "notice":

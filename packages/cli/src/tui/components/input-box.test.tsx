@@ -1,5 +1,6 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
+import { hasControlCharacter } from "../input/key-stream.js";
 import { InputBox, type InputBoxProps } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 
@@ -122,6 +123,44 @@ describe("InputBox", () => {
     );
     await tick();
     expect(view.lastFrame()).toBe("");
+    view.unmount();
+  });
+
+  it("applies keys that came in one read one by one: Backspace, Ctrl+W and Ctrl+U edit, nothing raw is sent", async () => {
+    const view = box();
+    // Key repeat or a slow link: the whole line, its corrections and Enter in one chunk.
+    view.stdin.write("hello world\x7f\x7f\x7f\x7f\x7fthere\r");
+    await vi.waitFor(() => expect(view.submitted).toEqual(["hello there"]), { timeout: 2000 });
+    view.stdin.write("drop these words\x17\x17keep\x15start again\x17over\r");
+    await vi.waitFor(() => expect(view.submitted).toHaveLength(2), { timeout: 2000 });
+    expect(view.submitted[1]).toBe("start over");
+    expect(hasControlCharacter(view.submitted.join(""))).toBe(false);
+    view.unmount();
+  });
+
+  it("inserts a bracketed paste without sending it, even when it ends with a line break", async () => {
+    const view = box();
+    view.stdin.write("see: ");
+    view.stdin.write("\x1b[200~first line\r\nsecond line\n\x1b[201~");
+    await until(view.lastFrame, "second line");
+    expect(view.submitted).toEqual([]);
+    view.stdin.write("end\r");
+    await vi.waitFor(() => expect(view.submitted).toEqual(["see: first line\nsecond line\nend"]), {
+      timeout: 2000,
+    });
+    view.unmount();
+  });
+
+  it("shows a long paste as [pasted N lines] and sends it whole", async () => {
+    const view = box();
+    const pasted = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join("\n");
+    // A terminal may split a paste over several reads; escape sequences inside are dropped.
+    view.stdin.write(`\x1b[200~${pasted.slice(0, 20)}`);
+    view.stdin.write(`\x1b[31m${pasted.slice(20)}\x1b[201~`);
+    await until(view.lastFrame, "[pasted 12 lines]");
+    expect(view.lastFrame()).not.toContain("row 12");
+    view.stdin.write(" explain\r");
+    await vi.waitFor(() => expect(view.submitted).toEqual([`${pasted} explain`]), { timeout: 2000 });
     view.unmount();
   });
 });

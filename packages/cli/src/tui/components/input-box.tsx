@@ -9,13 +9,17 @@ import {
   type EditorState,
   editorStateOf,
   editorStep,
+  interruptStep,
   openFileQuery,
+  pasteStep,
   selectedMatch,
 } from "../input/editor.js";
 import { keyCommands } from "../input/key-command.js";
 import type { TextBuffer } from "../input/text-buffer.js";
+import { lineRows, visibleLines } from "../input/visible-lines.js";
 import { FilePicker } from "./file-picker.js";
 import { useKeys } from "./key-router.js";
+import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Matches the picker shows at once. */
 const PICKER_SIZE = 8;
@@ -29,8 +33,11 @@ export interface InputBoxProps {
   onSubmit(text: string): boolean;
   /** Esc with no picker open. */
   onEscape(): void;
-  /** Ctrl+C with nothing to clear. */
-  onInterrupt(): void;
+  /**
+   * Ctrl+C on an empty input: cancel what runs, and say whether there was anything. When there
+   * was not, the box says "press Ctrl+C again to exit", and a second Ctrl+C calls `onExit`.
+   */
+  onInterrupt(): boolean;
   /** Ctrl+D on an empty input. */
   onExit(): void;
   onToggleThinking(): void;
@@ -52,7 +59,7 @@ interface FileListState {
  * The prompt: multi-line editing, earlier inputs on Up / Down, and the `@` file picker (the
  * editing itself is `editorStep`, pure). The state lives in a ref, not in React state: several
  * keys can arrive in one chunk (typed fast, pasted, sent by tmux) and each must see the edit of
- * the one before, not the last render's copy.
+ * the one before, not the last render's copy. Pasted text is inserted, never sent by itself.
  */
 export function InputBox(props: InputBoxProps) {
   const editor = useRef<EditorState>(editorStateOf(props.initialHistory));
@@ -61,6 +68,7 @@ export function InputBox(props: InputBoxProps) {
     { query: string; files: ProjectFiles | undefined; matches: FuzzyMatch[] } | undefined
   >(undefined);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const { rows, columns } = useTerminalSize();
   const propsRef = useRef(props);
   propsRef.current = props;
 
@@ -103,9 +111,12 @@ export function InputBox(props: InputBoxProps) {
       case "escape":
         handlers.onEscape();
         break;
-      case "interrupt":
-        handlers.onInterrupt();
+      case "interrupt": {
+        const step = interruptStep(editor.current, handlers.onInterrupt());
+        editor.current = step.state;
+        if (step.effect !== undefined) perform(step.effect);
         break;
+      }
       case "exit":
         handlers.onExit();
         break;
@@ -115,14 +126,21 @@ export function InputBox(props: InputBoxProps) {
     }
   };
 
-  useKeys((input: string, key: Key) => {
-    for (const command of keyCommands(input, key)) {
-      const step = editorStep(editor.current, command, matchesFor);
-      editor.current = step.state;
-      if (step.effect !== undefined) perform(step.effect);
-    }
-    rerender();
-  }, props.isActive);
+  useKeys(
+    (input: string, key: Key) => {
+      for (const command of keyCommands(input, key)) {
+        const step = editorStep(editor.current, command, matchesFor);
+        editor.current = step.state;
+        if (step.effect !== undefined) perform(step.effect);
+      }
+      rerender();
+    },
+    props.isActive,
+    (text) => {
+      editor.current = pasteStep(editor.current, text);
+      rerender();
+    },
+  );
 
   const state = editor.current;
   const query = openFileQuery(state);
@@ -137,7 +155,7 @@ export function InputBox(props: InputBoxProps) {
   return (
     <Box flexDirection="column" marginTop={1}>
       <Box borderStyle="round" borderColor="gray" paddingX={1} flexDirection="column">
-        <BufferLines buffer={state.buffer} />
+        <BufferLines buffer={state.buffer} maxRows={maxInputRows(rows)} width={Math.max(1, columns - 6)} />
       </Box>
       {query !== undefined && (
         <FilePicker
@@ -147,6 +165,7 @@ export function InputBox(props: InputBoxProps) {
           truncated={fileList.current.files?.truncated === true}
         />
       )}
+      {state.exitArmed === true && <Text color="yellow">{"  "}Press Ctrl+C again to exit</Text>}
       {query === undefined &&
         commands.map((command) => (
           <Text key={command.name} dimColor>
@@ -158,10 +177,18 @@ export function InputBox(props: InputBoxProps) {
   );
 }
 
+/** The box takes at most half the terminal, so the transcript and the status line stay in view. */
+export function maxInputRows(terminalRows: number): number {
+  return Math.max(3, Math.floor(terminalRows / 2));
+}
+
 const PLACEHOLDER = "Ask anything · @ attaches a file · /help";
 
-/** The text with a block cursor; the first line has the prompt sign. */
-function BufferLines({ buffer }: { buffer: TextBuffer }) {
+/**
+ * The text with a block cursor; the first line has the prompt sign. At most `maxRows` rows: a
+ * longer text scrolls to keep the cursor's line in view, and says how much is out of view.
+ */
+function BufferLines({ buffer, maxRows, width }: { buffer: TextBuffer; maxRows: number; width: number }) {
   if (buffer.text === "") {
     return (
       <Text>
@@ -172,12 +199,17 @@ function BufferLines({ buffer }: { buffer: TextBuffer }) {
     );
   }
   const lines = buffer.text.split("\n");
+  const cursorLine = buffer.text.slice(0, buffer.cursor).split("\n").length - 1;
+  const fits = lines.reduce((rows, line) => rows + lineRows(line, width), 0) <= maxRows;
+  // When it does not, one row says what is out of view.
+  const shown = visibleLines(lines, cursorLine, fits ? maxRows : Math.max(1, maxRows - 1), width);
   let offset = 0;
   return (
     <>
       {lines.map((line, i) => {
         const start = offset;
         offset += line.length + 1;
+        if (i < shown.start || i >= shown.end) return null;
         const hasCursor = buffer.cursor >= start && buffer.cursor <= start + line.length;
         const column = buffer.cursor - start;
         const codePoint = line.codePointAt(column);
@@ -198,6 +230,17 @@ function BufferLines({ buffer }: { buffer: TextBuffer }) {
           </Text>
         );
       })}
+      {!fits && (
+        <Text dimColor>
+          {"  "}
+          {[
+            shown.hiddenAbove > 0 ? `↑ ${shown.hiddenAbove} more line(s)` : "",
+            shown.hiddenBelow > 0 ? `↓ ${shown.hiddenBelow} more line(s)` : "",
+          ]
+            .filter((part) => part !== "")
+            .join(" · ")}
+        </Text>
+      )}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { Box, Static } from "ink";
+import { visibleLines } from "../input/visible-lines.js";
 import type { Entry } from "../state/ui-state.js";
 import { EntryView } from "./entry-view.js";
 
@@ -8,20 +9,50 @@ export interface MessageListProps {
   /** Entries still changing, redrawn as events arrive. */
   live: readonly Entry[];
   showThinking: boolean;
+  /** A new value prints the whole transcript again (after the screen was cleared on a resize). */
+  printing?: number;
+  /** Rows a streaming text may take, and the width it wraps at: only its latest lines show. */
+  liveRows?: number;
+  columns?: number;
 }
 
-/** The transcript: what is final scrolls away as the terminal's own history; the rest stays live. */
-export function MessageList({ committed, live, showThinking }: MessageListProps) {
+/**
+ * The transcript: what is final scrolls away as the terminal's own history; the rest stays live.
+ * The live part stays shorter than the terminal: ink cannot redraw an area taller than the
+ * screen, and once it has drawn one it loses a line of what is printed next.
+ */
+export function MessageList({
+  committed,
+  live,
+  showThinking,
+  printing,
+  liveRows,
+  columns,
+}: MessageListProps) {
   return (
     <>
-      <Static items={committed as Entry[]}>
-        {(entry) => <EntryView key={entry.id} entry={entry} showThinking={showThinking} />}
+      <Static key={printing ?? 0} items={committed as Entry[]}>
+        {(entry) => <EntryView key={entry.id} entry={entry} showThinking={showThinking} columns={columns} />}
       </Static>
       <Box flexDirection="column">
         {live.map((entry) => (
-          <EntryView key={entry.id} entry={entry} showThinking={showThinking} />
+          <EntryView
+            key={entry.id}
+            entry={liveRows === undefined ? entry : latestRows(entry, liveRows, columns ?? 80)}
+            showThinking={showThinking}
+            columns={columns}
+          />
         ))}
       </Box>
     </>
   );
+}
+
+/** A streaming answer longer than `rows` shows its latest rows; it is printed whole once final. */
+export function latestRows(entry: Entry, rows: number, columns: number): Entry {
+  if (entry.kind !== "assistant" || entry.done) return entry;
+  const lines = entry.text.split("\n");
+  const shown = visibleLines(lines, lines.length - 1, Math.max(1, rows - 1), columns);
+  if (shown.hiddenAbove === 0) return entry;
+  return { ...entry, text: `… ${shown.hiddenAbove} earlier line(s)\n${lines.slice(shown.start).join("\n")}` };
 }

@@ -92,15 +92,50 @@ describe("SessionController", () => {
     await second;
   });
 
-  it("keeps a prompt typed during a turn in the box, but runs commands", async () => {
+  it("queues prompts sent during a turn and sends each when the turn before it ends; commands run at once", async () => {
+    const pod = new FakePod();
+    const { controller, actions, notices } = setup(pod);
+    const running = controller.submit("slow");
+    await controller.submit("second");
+    await controller.submit("third");
+    expect(pod.runs).toHaveLength(1);
+    expect(actions.at(-1)).toEqual({ type: "queue_changed", queued: ["second", "third"] });
+    await controller.submit("/help");
+    expect(notices()[0]).toBe("› /help");
+    pod.end();
+    await vi.waitFor(() => expect(pod.runs).toHaveLength(2));
+    expect(pod.runs.map((run) => run.input)).toEqual([
+      [{ type: "text", text: "slow" }],
+      [{ type: "text", text: "second" }],
+    ]);
+    pod.end();
+    await vi.waitFor(() => expect(pod.runs).toHaveLength(3));
+    pod.end();
+    await running;
+    expect(controller.isRunning).toBe(false);
+    expect(
+      actions.filter((a) => a.type === "submitted").map((a) => a.type === "submitted" && a.text),
+    ).toEqual(["slow", "second", "third"]);
+  });
+
+  it("Esc clears the queue first, then cancels; Ctrl+C does both and says whether anything ran", async () => {
     const pod = new FakePod();
     const { controller, notices } = setup(pod);
     const running = controller.submit("slow");
-    expect(controller.accepts("another")).toBe(false);
-    expect(notices()).toEqual(["A turn is running: wait for it to end, or press Esc to cancel it."]);
-    expect(controller.accepts("/help")).toBe(true);
-    pod.end();
+    await controller.submit("later");
+    controller.escape();
+    expect(notices()).toEqual(["Queued messages cleared."]);
+    expect(pod.runs[0]?.signal?.aborted).toBe(false);
+    controller.escape();
+    expect(pod.runs[0]?.signal?.aborted).toBe(true);
     await running;
+    expect(pod.runs).toHaveLength(1);
+    expect(controller.interrupt()).toBe(false);
+    const again = controller.submit("again");
+    await controller.submit("dropped");
+    expect(controller.interrupt()).toBe(true);
+    await again;
+    expect(pod.runs).toHaveLength(2);
   });
 
   it("reports a run that throws, without leaving the UI busy", async () => {
@@ -185,10 +220,15 @@ describe("SessionController", () => {
     expect(exit).toHaveBeenCalledOnce();
   });
 
-  it("/mcp lists the manifest's MCP servers with their state, or says there are none", async () => {
+  it("/mcp lists the manifest's MCP servers with their state and tools, or says there are none", async () => {
     const pod = Object.assign(new FakePod(), {
       mcpServers: () => [
-        { name: "everything", state: "running", tools: 12 },
+        {
+          name: "everything",
+          state: "running",
+          tools: 2,
+          toolNames: ["everything__echo", "everything__add"],
+        },
         { name: "broken", state: "failed", tools: 0, error: "command not found: nope" },
       ],
     });
@@ -198,9 +238,40 @@ describe("SessionController", () => {
     await none.controller.submit("/mcp");
     expect(notices()).toEqual([
       "› /mcp",
-      "MCP servers:\n  everything: running, 12 tool(s)\n  broken: failed — command not found: nope",
+      "MCP servers:\n  everything: running, 2 tool(s): everything__echo, everything__add\n  broken: failed — command not found: nope",
     ]);
     expect(none.notices()).toEqual(["› /mcp", "No MCP servers: add [[mcp]] tables to the manifest."]);
+  });
+
+  it("/resume without an id opens the picker, and its choice resumes; /clear starts a new session", async () => {
+    const resumed: string[] = [];
+    let cleared = 0;
+    const pod = Object.assign(new FakePod(), {
+      sessionId: "s2",
+      listSessions: async () => [{ id: "s1", firstUserText: "old" }, { id: "s2" }],
+      resumeSession: async (id: string) => {
+        resumed.push(id);
+      },
+      newSession: async () => {
+        cleared++;
+        pod.sessionId = "s3";
+      },
+    });
+    const { controller, actions, notices } = setup(pod);
+    await controller.submit("/resume");
+    expect(actions.at(-1)).toEqual({
+      type: "session_picker",
+      sessions: [{ id: "s1", firstUserText: "old" }, { id: "s2" }],
+    });
+    await controller.pickSession("s1");
+    expect(resumed).toEqual(["s1"]);
+    expect(actions).toContainEqual({ type: "session_picker" });
+    expect(actions.at(-1)).toMatchObject({ type: "history_loaded", title: "Resumed session s1:" });
+    await controller.submit("/clear");
+    expect(cleared).toBe(1);
+    expect(notices().at(-1)).toBe(
+      "New session s3: the conversation starts again. The previous one: /resume s2",
+    );
   });
 
   it("takes a prompt typed after Esc stopped a compaction, and reports the compaction's failure", async () => {
@@ -214,14 +285,14 @@ describe("SessionController", () => {
     });
     const { controller, notices } = setup(pod);
     const compacting = controller.submit("/compact");
-    expect(controller.accepts("hello")).toBe(false);
+    await controller.submit("hello");
+    expect(pod.runs).toHaveLength(0);
     expect(controller.cancel()).toBe(true);
-    const prompt = controller.submit("hello");
     await compacting;
     expect(notices().at(-1)).toBe("/compact failed: the compaction was cancelled");
     await vi.waitFor(() => expect(pod.runs).toHaveLength(1));
     pod.end();
-    await prompt;
+    await vi.waitFor(() => expect(controller.isRunning).toBe(false));
   });
 
   it("finds the latest run's tool results in history", () => {

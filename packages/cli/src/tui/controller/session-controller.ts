@@ -16,11 +16,8 @@ export class SessionController {
   private running: AbortController | undefined;
   /** Resolves when the run or answer going now has returned. */
   private current: Promise<void> | undefined;
-  /**
-   * The run going now has ended or was cancelled, but `run()` has not returned yet (the Pod still
-   * writes its session log): new input is taken, and starts once it has.
-   */
-  private ending = false;
+  /** Prompts sent while a turn ran, oldest first: each runs when the turn before it has ended. */
+  private queued: string[] = [];
 
   constructor(
     private readonly pod: PodLike,
@@ -38,7 +35,6 @@ export class SessionController {
     return this.pod.listen((event) => {
       // Calls a hook skipped or the user denied get no `tool_end`: their results are in history.
       if (event.type === "run_end") {
-        this.ending = this.running !== undefined;
         if (this.pod.history !== undefined)
           this.dispatch({ type: "tool_results", results: latestToolResults(this.pod.history) });
       }
@@ -53,36 +49,50 @@ export class SessionController {
   }
 
   /**
-   * Whether `submit(text)` would take the input now: commands always, prompts when no turn is
-   * running. When not, says why, and the input box keeps the text.
+   * Handles one submitted input: a slash command at once, a prompt for the Pod now, or (while a
+   * turn runs) once the turns before it have ended.
    */
-  accepts(text: string): boolean {
-    if (this.running === undefined || this.ending || parseSlashCommand(text) !== undefined) return true;
-    this.notice("warn", "A turn is running: wait for it to end, or press Esc to cancel it.");
-    return false;
-  }
-
-  /** Handles one submitted input: a slash command, or a prompt for the Pod. */
   async submit(text: string): Promise<void> {
     const command = parseSlashCommand(text);
     if (command !== undefined) {
       this.notice("muted", `› ${text.trim()}`);
       return this.command(command);
     }
-    if (text.trim() === "" || !this.accepts(text)) return;
-    if (this.current !== undefined) await this.current;
-    // Two inputs typed while a run was ending: the first one runs.
-    if (this.running !== undefined) return this.notice("warn", "A turn is running: this input was not sent.");
+    if (text.trim() === "") return;
+    // Also while a cancelled run is still returning (its log being written): it goes right after.
+    if (this.running !== undefined || this.queued.length > 0) {
+      this.queued.push(text);
+      this.dispatch({ type: "queue_changed", queued: [...this.queued] });
+      return;
+    }
+    await this.runPrompt(text);
+  }
+
+  private async runPrompt(text: string): Promise<void> {
     this.dispatch({ type: "submitted", text, at: this.now() });
     // The input as typed, `@` references made segments the way the Pod reads a string.
     await this.drive((signal) => this.pod.run(parseSegments(text), { signal }));
   }
 
-  /** Esc: cancels the running turn. The Pod keeps a consistent history, so the session goes on. */
+  /** Esc: forgets the queued prompts if there are any, else cancels the running turn. */
+  escape(): void {
+    if (this.clearQueue()) this.notice("muted", "Queued messages cleared.");
+    else this.cancel();
+  }
+
+  /**
+   * Ctrl+C on an empty input: cancels the running turn and forgets the queued prompts. False when
+   * nothing was running (the input box then asks for a second Ctrl+C to leave).
+   */
+  interrupt(): boolean {
+    this.clearQueue();
+    return this.cancel();
+  }
+
+  /** Cancels the running turn. The Pod keeps a consistent history, so the session goes on. */
   cancel(): boolean {
     const running = this.running;
     if (running === undefined) return false;
-    this.ending = true;
     running.abort(new Error("cancelled by the user"));
     // A Pod in another process cannot see this signal: ask it too.
     void Promise.resolve(this.pod.cancel?.()).catch(() => undefined);
@@ -108,23 +118,44 @@ export class SessionController {
     this.exit();
   }
 
-  /** Runs or continues a turn: the reducer hears how it returned, or that it threw. */
-  private drive(start: (signal: AbortSignal) => Promise<RunOutcome>): Promise<void> {
-    return this.exclusive(async (signal) => {
+  /**
+   * Runs or continues a turn: the reducer hears how it returned, or that it threw. Once it has
+   * ended (not paused on an approval), the next queued prompt goes.
+   */
+  private async drive(start: (signal: AbortSignal) => Promise<RunOutcome>): Promise<void> {
+    let paused = false;
+    await this.exclusive(async (signal) => {
       try {
         const outcome = await start(signal);
+        paused = outcome.status === "paused";
         this.dispatch({ type: "settled", status: outcome.status });
       } catch (error) {
         this.dispatch({ type: "settled", error: errorMessage(error) });
       }
     });
+    if (!paused) await this.sendQueued();
+  }
+
+  private async sendQueued(): Promise<void> {
+    if (this.running !== undefined) return;
+    const next = this.queued.shift();
+    if (next === undefined) return;
+    this.dispatch({ type: "queue_changed", queued: [...this.queued] });
+    await this.runPrompt(next);
+  }
+
+  /** True when there was something to clear. */
+  private clearQueue(): boolean {
+    if (this.queued.length === 0) return false;
+    this.queued = [];
+    this.dispatch({ type: "queue_changed", queued: [] });
+    return true;
   }
 
   /** Work on the Pod that Esc can cancel and new input must wait for (a turn, a compaction). */
   private exclusive(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     const abort = new AbortController();
     this.running = abort;
-    this.ending = false;
     const done = work(abort.signal).finally(() => {
       if (this.running !== abort) return;
       this.running = undefined;
@@ -153,6 +184,8 @@ export class SessionController {
           return this.mcp();
         case "resume":
           return await this.resume(argument);
+        case "clear":
+          return await this.clear();
         default:
           return this.notice("error", `Unknown command /${name}. /help lists the commands.`);
       }
@@ -181,6 +214,7 @@ export class SessionController {
       return this.notice("warn", "This Pod cannot compact conversations: /compact is not available.");
     if (this.refuseWhileRunning("/compact")) return;
     this.notice("muted", "Compacting the conversation… (Esc to stop)");
+    // Prompts sent meanwhile go on to the compacted session, or the old one if it failed.
     await this.exclusive(async (signal) => {
       const outcome = await compact({ signal });
       const counts =
@@ -192,7 +226,7 @@ export class SessionController {
           ? ` Read again: ${outcome.rereadFiles.join(", ")}.`
           : "";
       this.notice("success", `Compacted into session ${outcome.sessionId}.${counts}${files}`);
-    });
+    }).finally(() => void this.sendQueued());
   }
 
   private async sessions(): Promise<void> {
@@ -218,13 +252,24 @@ export class SessionController {
     }
     const lines = servers.map((server) => {
       const tools = server.state === "running" ? `, ${server.tools} tool(s)` : "";
-      return `  ${server.name}: ${server.state}${tools}${server.error ? ` — ${server.error}` : ""}`;
+      const names =
+        server.state === "running" && server.toolNames?.length ? `: ${server.toolNames.join(", ")}` : "";
+      return `  ${server.name}: ${server.state}${tools}${names}${server.error ? ` — ${server.error}` : ""}`;
     });
     this.notice("info", ["MCP servers:", ...lines].join("\n"));
   }
 
+  /** `/resume` without an id: the picker, whose choice comes back to `resume(id)`. */
   private async resume(id: string): Promise<void> {
-    if (id === "") return this.notice("error", "Usage: /resume <id> (/sessions lists them).");
+    if (id === "") {
+      if (this.pod.listSessions === undefined)
+        return this.notice("warn", "This Pod keeps no session list: give the id, /resume <id>.");
+      if (this.refuseWhileRunning("/resume")) return;
+      const sessions = await this.pod.listSessions();
+      if (sessions.length === 0) return this.notice("info", "No saved sessions in this project.");
+      this.dispatch({ type: "session_picker", sessions });
+      return;
+    }
     if (this.pod.resumeSession === undefined)
       return this.notice(
         "warn",
@@ -234,6 +279,32 @@ export class SessionController {
     await this.pod.resumeSession(id);
     const items = await this.history();
     this.dispatch({ type: "history_loaded", items, title: `Resumed session ${id}:` });
+  }
+
+  /** The picker's choice: that session, or none (Esc). */
+  async pickSession(id: string | undefined): Promise<void> {
+    this.dispatch({ type: "session_picker" });
+    if (id === undefined) return;
+    try {
+      await this.resume(id);
+    } catch (error) {
+      this.notice("error", `/resume failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** `/clear`: a new, empty session on the same project, model and settings. */
+  private async clear(): Promise<void> {
+    if (this.pod.newSession === undefined)
+      return this.notice(
+        "warn",
+        "This Pod cannot start a new session while it runs: leave and start yoake again.",
+      );
+    if (this.refuseWhileRunning("/clear")) return;
+    const previous = this.pod.sessionId;
+    await this.pod.newSession();
+    const back = previous === undefined ? "" : ` The previous one: /resume ${previous}`;
+    this.dispatch({ type: "session_cleared" });
+    this.notice("success", `New session ${this.pod.sessionId ?? ""}: the conversation starts again.${back}`);
   }
 
   private refuseWhileRunning(command: string): boolean {

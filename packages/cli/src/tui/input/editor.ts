@@ -3,6 +3,7 @@ import type { FuzzyMatch } from "../files/fuzzy-match.js";
 import { completeFileRef, type FileRefQuery, fileRefQueryAt } from "./file-ref-token.js";
 import { type InputHistory, inputHistoryOf, nextInput, previousInput, recordInput } from "./input-history.js";
 import type { KeyCommand } from "./key-command.js";
+import { type CollapsedPaste, collapsedPaste, expandPastes } from "./pasted-text.js";
 import {
   bufferOf,
   deleteBackward,
@@ -32,6 +33,10 @@ export interface EditorState {
   readonly selected: number;
   /** The query the selection belongs to: a new query starts again at the best match. */
   readonly selectedFor?: string;
+  /** Long pastes in the box, shown by their labels until sent. */
+  readonly pastes: readonly CollapsedPaste[];
+  /** Ctrl+C found nothing to cancel or clear: one more, with no other key between, leaves. */
+  readonly exitArmed?: boolean;
 }
 
 /** What a key asks of the world outside the box. */
@@ -48,7 +53,7 @@ export interface EditorStep {
 }
 
 export function editorStateOf(history: readonly string[] = []): EditorState {
-  return { buffer: emptyBuffer, history: inputHistoryOf(history), selected: 0 };
+  return { buffer: emptyBuffer, history: inputHistoryOf(history), selected: 0, pastes: [] };
 }
 
 /** The `@` token the picker completes now, unless Esc closed the picker for it. */
@@ -69,6 +74,27 @@ export function selectedMatch(state: EditorState, query: FileRefQuery, matchCoun
  * the earlier inputs, and Enter submits (a trailing backslash makes it a newline instead).
  */
 export function editorStep(
+  state: EditorState,
+  command: KeyCommand,
+  matchesFor: (query: string) => readonly FuzzyMatch[],
+): EditorStep {
+  const step = keyStep(state, command, matchesFor);
+  if (command.type === "interrupt" || step.state.exitArmed !== true) return step;
+  return { ...step, state: { ...step.state, exitArmed: false } };
+}
+
+/**
+ * Ctrl+C: clears the input if there is any; on an empty input it asks the UI to cancel the
+ * running turn (`interrupt`), and when there was none it arms leaving (`armExit`): the next
+ * Ctrl+C, with no other key between, leaves (`exit`).
+ */
+export function interruptStep(state: EditorState, cancelledSomething: boolean): EditorStep {
+  if (cancelledSomething) return { state: { ...state, exitArmed: false } };
+  if (state.exitArmed === true) return { state: { ...state, exitArmed: false }, effect: { type: "exit" } };
+  return { state: { ...state, exitArmed: true } };
+}
+
+function keyStep(
   state: EditorState,
   command: KeyCommand,
   matchesFor: (query: string) => readonly FuzzyMatch[],
@@ -127,7 +153,9 @@ export function editorStep(
     case "escape":
       return { state, effect: { type: "escape" } };
     case "interrupt":
-      return buffer.text === "" ? { state, effect: { type: "interrupt" } } : edit(emptyBuffer);
+      return buffer.text === ""
+        ? { state, effect: { type: "interrupt" } }
+        : { state: { ...state, buffer: emptyBuffer, pastes: [] } };
     case "end_of_input":
       return buffer.text === "" ? { state, effect: { type: "exit" } } : edit(deleteForward(buffer));
     case "toggle_thinking":
@@ -137,9 +165,29 @@ export function editorStep(
   }
 }
 
+/**
+ * Pasted text goes in at the cursor and is never sent by itself, even when it ends with a line
+ * break; a long paste shows as `[pasted N lines]` and is sent whole.
+ */
+export function pasteStep(state: EditorState, text: string): EditorState {
+  const collapsed = collapsedPaste(text, state.pastes);
+  if (collapsed === undefined) return { ...state, buffer: insertText(state.buffer, text) };
+  return {
+    ...state,
+    buffer: insertText(state.buffer, collapsed.label),
+    pastes: [...state.pastes, collapsed],
+  };
+}
+
 /** The input was taken: the box empties and the text joins the earlier inputs. */
 export function afterSubmit(state: EditorState, text: string): EditorState {
-  return { ...state, buffer: emptyBuffer, history: recordInput(state.history, text), dismissedAt: undefined };
+  return {
+    ...state,
+    buffer: emptyBuffer,
+    history: recordInput(state.history, text),
+    dismissedAt: undefined,
+    pastes: [],
+  };
 }
 
 function pickerStep(
@@ -177,5 +225,5 @@ function submitStep(state: EditorState): EditorStep {
   if (cursor === text.length && text.endsWith("\\"))
     return { state: { ...state, buffer: bufferOf(`${text.slice(0, -1)}\n`) } };
   if (text.trim() === "") return { state };
-  return { state, effect: { type: "submit", text } };
+  return { state, effect: { type: "submit", text: expandPastes(text, state.pastes) } };
 }

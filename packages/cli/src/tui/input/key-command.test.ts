@@ -1,29 +1,9 @@
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
+import { NO_KEY } from "./escape-keys.js";
 import { keyCommands } from "./key-command.js";
 
-const none: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+const none: Key = NO_KEY;
 const key = (overrides: Partial<Key>): Key => ({ ...none, ...overrides });
 
 describe("keyCommands", () => {
@@ -34,9 +14,17 @@ describe("keyCommands", () => {
     expect(keyCommands("\n", none)).toEqual([{ type: "newline" }]);
   });
 
-  it("reads a chunk of typed text ending in Enter as text, then a submit; pasted line breaks as newlines", () => {
+  it("reads text holding control characters key by key, never inserting a control byte", () => {
     expect(keyCommands("hello\r", none)).toEqual([{ type: "insert", text: "hello" }, { type: "submit" }]);
-    expect(keyCommands("one\r\ntwo\rthree", none)).toEqual([{ type: "insert", text: "one\ntwo\nthree" }]);
+    expect(keyCommands("one\ntwo\x7f\x15\x17\x1c", none)).toEqual([
+      { type: "insert", text: "one" },
+      { type: "newline" },
+      { type: "insert", text: "two" },
+      { type: "backspace" },
+      { type: "kill_line_start" },
+      { type: "delete_word" },
+      { type: "ignore" },
+    ]);
   });
 
   it("maps control keys, treats DEL as backspace and ignores Alt+letters", () => {

@@ -1,4 +1,5 @@
 import type { Key } from "ink";
+import { hasControlCharacter, splitKeys } from "./key-stream.js";
 
 /** What a key press asks of the input box, before knowing what is on screen (picker, history). */
 export type KeyCommand =
@@ -41,14 +42,18 @@ const CTRL_COMMANDS: Readonly<Record<string, KeyCommand>> = {
 };
 
 /**
- * Reads one key (or one chunk of typed or pasted text) as ink reports it. Enter submits; Shift+Enter (terminals with the kitty keyboard
+ * Reads one key as ink reports it. Enter submits; Shift+Enter (terminals with the kitty keyboard
  * protocol), Alt+Enter and Ctrl+J (a line feed, which every terminal sends) insert a newline.
  * Most terminals send Backspace as DEL, which ink calls `delete`: both erase backwards, and
- * Ctrl+D erases forwards when there is text.
+ * Ctrl+D erases forwards when there is text. Text that still holds control characters (keys
+ * that came in one read) is read key by key, so no raw control byte is ever inserted.
  */
 export function keyCommands(input: string, key: Key): KeyCommand[] {
   const command = specialKey(input, key);
-  return command === undefined ? typedText(input) : [command];
+  if (command !== undefined) return [command];
+  if (!hasControlCharacter(input)) return [{ type: "insert", text: input }];
+  // Each part is plain text or one control key: the recursion ends at once.
+  return splitKeys(input).flatMap((press) => keyCommands(press.input, press.key));
 }
 
 function specialKey(input: string, key: Key): KeyCommand | undefined {
@@ -66,19 +71,4 @@ function specialKey(input: string, key: Key): KeyCommand | undefined {
   if (key.ctrl) return CTRL_COMMANDS[input] ?? { type: "ignore" };
   if (key.meta || input === "") return { type: "ignore" };
   return undefined;
-}
-
-/**
- * Text that arrived in one chunk: typed fast (or by tmux) it may end with the Enter that followed
- * it (`hello\r`), pasted it may hold line breaks. A carriage return at the very end submits; any
- * other line break is a newline in the text.
- */
-function typedText(input: string): KeyCommand[] {
-  if (!input.includes("\r") && !input.includes("\n")) return [{ type: "insert", text: input }];
-  const submits = input.endsWith("\r") && !input.endsWith("\r\n");
-  const body = (submits ? input.slice(0, -1) : input).replace(/\r\n?/g, "\n");
-  const commands: KeyCommand[] = [];
-  if (body !== "") commands.push({ type: "insert", text: body });
-  if (submits) commands.push({ type: "submit" });
-  return commands;
 }

@@ -1,5 +1,6 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
 import type { PodEvent, PodRunResult } from "@yoake/pod";
+import type { SessionSummary } from "../pod-like.js";
 import type { NoticeTone } from "./ui-state.js";
 
 /** Everything that changes the UI state: the Pod's events and what the user did. */
@@ -22,5 +23,11 @@ export type UiAction =
   | { type: "approval_abandoned" }
   | { type: "notice"; tone: NoticeTone; text: string }
   | { type: "toggle_thinking" }
+  /** `/clear` started a new session: its token count starts at zero. */
+  | { type: "session_cleared" }
+  /** `/resume` without an id: the sessions to choose from; `undefined` closes the picker. */
+  | { type: "session_picker"; sessions?: readonly SessionSummary[] }
+  /** The prompts waiting for the running turn to end, oldest first (empty: none). */
+  | { type: "queue_changed"; queued: readonly string[] }
   /** A conversation to show whole (at start, after `/resume`), under a title line. */
   | { type: "history_loaded"; items: readonly Item[]; title: string };

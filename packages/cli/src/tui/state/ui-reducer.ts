@@ -47,6 +47,12 @@ function reduce(state: UiState, action: UiAction): UiState {
       return notice(state, action.tone, action.text);
     case "toggle_thinking":
       return { ...state, showThinking: !state.showThinking };
+    case "queue_changed":
+      return { ...state, queued: action.queued };
+    case "session_cleared":
+      return { ...state, usage: { total: {} } };
+    case "session_picker":
+      return { ...state, sessionPicker: action.sessions };
     case "history_loaded": {
       return appendHistory(notice(state, "muted", action.title), action.items);
     }

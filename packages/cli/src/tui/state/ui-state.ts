@@ -1,5 +1,6 @@
 import type { Usage } from "@yoake/llm-worker";
 import type { AlertLevel, PermissionRequest } from "@yoake/pod";
+import type { SessionSummary } from "../pod-like.js";
 
 /** Where a tool call is in its life, as its card shows it. */
 export type ToolPhase =
@@ -87,6 +88,10 @@ export interface UiState {
   awaitingOwnRunStart: boolean;
   /** Ids of notices and alerts, which have no id of their own. */
   nextId: number;
+  /** Open while the user picks a session to resume (`/resume` without an id). */
+  sessionPicker?: readonly SessionSummary[];
+  /** Prompts sent during the running turn, shown under the transcript until they are sent. */
+  queued: readonly string[];
 }
 
 export const initialUiState: UiState = {
@@ -99,4 +104,5 @@ export const initialUiState: UiState = {
   showThinking: false,
   awaitingOwnRunStart: false,
   nextId: 0,
+  queued: [],
 };

@@ -1,0 +1,62 @@
+/**
+ * How the terminal UI draws in a small terminal (tmux, 60×16): long and tall messages, a long
+ * input, a resize. The fixture answers every prompt by quoting it (`YOAKE_TUI_FIXTURE=echo`).
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { hasTmux, TmuxScreen } from "./tui-tmux.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const fixture = "YOAKE_TUI_FIXTURE=echo node --import tsx packages/cli/test/fixtures/tui-main.ts";
+const boxTops = (screen: string) => screen.split("\n").filter((line) => line.startsWith("╭")).length;
+
+describe.skipIf(!hasTmux)("the terminal UI drawn in a small terminal", () => {
+  const screen = new TmuxScreen("tui-render");
+  afterAll(() => screen.stop());
+
+  it("keeps long and tall messages inside the terminal, caps the input box, and redraws on a resize", async () => {
+    screen.start(fixture, repoRoot, { columns: 60, rows: 16 });
+    await screen.waitFor("○ ready", 60_000);
+
+    // A message wider than the terminal: its echo wraps inside it, every line under the text.
+    screen.type(`${"z".repeat(150)}\r`);
+    await screen.waitFor("You sent");
+    const echo = await screen.waitUntil((shown) => shown.includes("› zzz"), "the echo", {
+      visibleOnly: true,
+    });
+    const rows = echo.split("\n");
+    const first = rows.findIndex((line) => line.startsWith("› z"));
+    const end = rows.indexOf("", first);
+    const message = rows.slice(first, end);
+    expect(message.slice(1).filter((line) => !line.startsWith("  z"))).toEqual([]);
+    expect(message.join("").replace(/[› ]/g, "")).toBe("z".repeat(150));
+
+    // A 30-line input: the box keeps to half the terminal and scrolls; the status line stays.
+    await screen.waitFor("○ ready");
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    screen.type(lines.join("\n"));
+    const boxed = await screen.waitUntil(
+      (shown) => shown.includes("│   line 30") && shown.includes("○ ready"),
+      "the end of the input with the status line",
+      { visibleOnly: true },
+    );
+    expect(boxed).toMatch(/↑ \d+ more line\(s\)/);
+    expect(boxed).not.toContain("line 1 ");
+    // Sent, the whole message is in the transcript, its last line too.
+    screen.press("Enter");
+    const sent = await screen.waitFor('line 30".');
+    expect(sent).toMatch(/ {2}line 29\n {2}line 30\n\nStill here/);
+
+    // Narrower: one input box on screen, not the old one beside the new one.
+    screen.resize(40, 16);
+    const narrow = await screen.waitUntil(
+      (shown) => shown.includes("○ ready") && boxTops(shown) === 1,
+      "one input box after the resize",
+      { visibleOnly: true },
+    );
+    expect(narrow).toContain("╰──────");
+    screen.type("/quit\r");
+    await screen.waitFor("[exit 0]");
+  }, 180_000);
+});
