@@ -37,6 +37,11 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
   if (bracketedPaste) stdout.write(ENABLE_BRACKETED_PASTE);
   // Also when the process ends without leaving the UI (a crash): the shell must not get marked pastes.
   process.once("exit", endBracketedPaste);
+  // Raw before the first frame, not in ink's effect after it: a key typed while the UI loads would
+  // otherwise pass the terminal's line discipline, which turns Enter into a line feed (a new line
+  // in the box instead of a send).
+  const stdin = options.stdin ?? process.stdin;
+  if (stdin.isTTY === true) stdin.setRawMode(true);
   const tree = pod.fs ?? localFileTree(pod.manifest?.projectRoot ?? options.cwd ?? process.cwd());
   const instance = render(
     <App
