@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { assistant, call, charTokens, result, user } from "../../test/support/test-items.js";
 import type { Item } from "../llm-client/item.js";
 import { ContextPruner, type ContextPrunerOptions, type ContextUsage } from "./context-pruner.js";
 import type { PruneReason } from "./prune-plan.js";
-import { assistant, call, charTokens, result, user } from "./test-items.js";
 import { sharedPrefixLength, TokenAccountant } from "./token-accounting.js";
 import { sumItemTokens } from "./tokens.js";
 

@@ -9,7 +9,7 @@ import { readSessionLog } from "./read.js";
 import { SessionLog } from "./session-log.js";
 
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const childScript = fileURLToPath(new URL("./crash-child.ts", import.meta.url));
+const childScript = fileURLToPath(new URL("../../test/support/session-crash-child.ts", import.meta.url));
 const directories: string[] = [];
 
 afterAll(async () => {

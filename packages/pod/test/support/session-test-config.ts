@@ -1,4 +1,4 @@
-import type { SessionConfig } from "./entry.js";
+import type { SessionConfig } from "../../src/session/entry.js";
 
 /** A plausible `session_start` config for tests, rooted at `projectRoot`. */
 export function testConfig(projectRoot: string): SessionConfig {

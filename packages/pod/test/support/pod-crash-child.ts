@@ -5,7 +5,7 @@
  *
  * Run with `node --import tsx pod-crash-child.ts <project> <base URL> <home> <state home>`.
  */
-import { Pod } from "../pod.js";
+import { Pod } from "../../src/pod.js";
 
 const [project, baseURL, home, stateHome] = process.argv.slice(2);
 if (project === undefined || baseURL === undefined || home === undefined || stateHome === undefined) {

@@ -1,4 +1,4 @@
-import type { Item, MessageItem, ToolCallItem, ToolResultItem } from "../llm-client/item.js";
+import type { Item, MessageItem, ToolCallItem, ToolResultItem } from "../../src/llm-client/item.js";
 
 /**
  * Test helpers: items whose size in tokens is set by hand. With `charTokens` one character is one
