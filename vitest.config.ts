@@ -1,6 +1,13 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
+// The workspace packages are tested through their TypeScript sources: their package.json maps the
+// "@yoake/source" condition to src/, where an installed package only has dist/.
+const conditions = ["@yoake/source", ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: [
       "packages/*/src/**/*.test.{ts,tsx}",

@@ -25,6 +25,7 @@ describe("a Pod killed mid-run", () => {
     const child = spawn(
       process.execPath,
       [
+        "--conditions=@yoake/source",
         "--import",
         tsxLoader,
         childScript,

@@ -31,16 +31,20 @@ function startChild(manifest?: string): {
     manifest ??
       `[model]\nscheme = "anthropic"\nid = "mock-model"\nbase_url = "${mock.baseURLFor("anthropic")}"\napi_key_env = "MOCK_KEY"\n`,
   );
-  const child = spawn(process.execPath, ["--import", "tsx", STDIO_MAIN, "--cwd", project], {
-    cwd: path.resolve(here, "../.."),
-    env: {
-      PATH: process.env.PATH,
-      HOME: path.join(base, "home"),
-      XDG_STATE_HOME: path.join(base, "state"),
-      MOCK_KEY: "test-key",
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@yoake/source", "--import", "tsx", STDIO_MAIN, "--cwd", project],
+    {
+      cwd: path.resolve(here, "../.."),
+      env: {
+        PATH: process.env.PATH,
+        HOME: path.join(base, "home"),
+        XDG_STATE_HOME: path.join(base, "state"),
+        MOCK_KEY: "test-key",
+      },
+      stdio: ["pipe", "pipe", "pipe"],
     },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  );
   let out = "";
   let err = "";
   child.stdout.on("data", (chunk: Buffer) => {

@@ -1,7 +1,7 @@
 /**
  * A Pod as a child process, speaking the protocol over its standard input and output:
  *
- *   node --import tsx packages/pod/src/protocol/stdio-main.ts --cwd <project> [--set key=value ...]
+ *   node --conditions=@yoake/source --import tsx packages/pod/src/protocol/stdio-main.ts --cwd <project> [--set key=value ...]
  *
  * `--set` assignments are manifest overrides (`parseOverrideAssignments`). The parent sends
  * `hello` first, like any client. Standard output carries protocol lines only (console output goes

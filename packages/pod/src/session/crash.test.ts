@@ -27,7 +27,7 @@ interface KilledChild {
 async function appendThenKill(dir: string, durability: string, killAt: KillAt): Promise<KilledChild> {
   const args = [childScript, dir, durability];
   if ("insideHugeWriteAfter" in killAt) args.push(String(killAt.insideHugeWriteAfter));
-  const child = spawn(process.execPath, ["--import", tsxLoader, ...args], {
+  const child = spawn(process.execPath, ["--conditions=@yoake/source", "--import", tsxLoader, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
