@@ -1,8 +1,9 @@
 import path from "node:path";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
+import type { OutputFormat } from "./headless/output-format.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
-import { type OutputFormat, runHeadless } from "./headless/run-headless.js";
+import { runHeadless } from "./headless/run-headless.js";
 import { startInteractive } from "./interactive.js";
 import type { InterruptSource } from "./interrupt.js";
 import type { CliIO } from "./io.js";
