@@ -13,6 +13,7 @@ export default defineConfig({
       "packages/*/src/**/*.test.{ts,tsx}",
       "packages/*/test/**/*.test.{ts,tsx}",
       "bench/*/src/**/*.test.ts",
+      "test/**/*.test.ts",
     ],
     reporters: ["default", "./scripts/summary-reporter.ts"],
     testTimeout: 20_000,
