@@ -1,11 +1,19 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
+// The workspace packages are tested through their TypeScript sources: their package.json maps the
+// "@yoake/source" condition to src/, where an installed package only has dist/.
+const conditions = ["@yoake/source", ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: [
       "packages/*/src/**/*.test.{ts,tsx}",
       "packages/*/test/**/*.test.{ts,tsx}",
       "bench/*/src/**/*.test.ts",
+      "test/**/*.test.ts",
     ],
     reporters: ["default", "./scripts/summary-reporter.ts"],
     testTimeout: 20_000,

@@ -1,11 +1,23 @@
 #!/usr/bin/env node
-// The package ships TypeScript sources (as its workspace siblings do): register tsx's loader in
-// this process, then import the entry point. No child process, so signals, the TTY and the exit
-// code are this process's own. The tsconfig is named explicitly: tsx would otherwise pick up the
-// one in the user's working directory, whose JSX settings may not be ours.
+// The installed package runs its compiled JavaScript (dist/). A checkout of the repository has
+// the TypeScript sources here instead, and maybe no dist/ or a stale one: it runs the sources,
+// through tsx (a development dependency of the repository, never installed with the package).
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { register } from "tsx/esm/api";
 
-register({ tsconfig: fileURLToPath(new URL("../../../tsconfig.base.json", import.meta.url)) });
-const { main } = await import("../src/main.ts");
+const sources = new URL("../src/main.ts", import.meta.url);
+const { main } = existsSync(sources) ? await importSources() : await import("../dist/main.js");
 process.exitCode = await main(process.argv.slice(2));
+
+async function importSources() {
+  const { register } = await import("node:module");
+  // The workspace packages resolve to their sources under this condition (see their exports).
+  register(
+    "data:text/javascript,export const resolve = (specifier, context, next) => next(specifier, " +
+      '{ ...context, conditions: [...context.conditions, "@yoake/source"] });',
+  );
+  const tsx = await import("tsx/esm/api");
+  // Named explicitly: tsx would otherwise read the tsconfig of the user's working directory.
+  tsx.register({ tsconfig: fileURLToPath(new URL("../../../tsconfig.base.json", import.meta.url)) });
+  return import(sources.href);
+}

@@ -1,10 +1,9 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { runAcp, settleAcpProjectTrust } from "./acp/main.js";
-import { type AgentCommandOptions, agentCommand } from "./agent-command.js";
+import type { AgentCommandOptions } from "./agent-command.js";
 import { CliError, ExitCode } from "./cli-error.js";
-import { type DemoCommandOptions, demoCommand } from "./demo/demo-command.js";
-import { OUTPUT_FORMATS } from "./headless/run-headless.js";
+import type { DemoCommandOptions } from "./demo/demo-command.js";
+import { OUTPUT_FORMATS } from "./headless/output-format.js";
 import { interruptOnSigint } from "./interrupt.js";
 import { type CliIO, processIO } from "./io.js";
 
@@ -20,14 +19,19 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
   // Ctrl-C is the process's own: in-process callers (tests) keep theirs.
   const interrupts = io === undefined ? interruptOnSigint : undefined;
   let exitCode: number = ExitCode.ok;
+  // Each sub-command is imported when it runs: --version and --help load none of them, -p not the
+  // terminal UI (ink, React), the terminal UI not the Agent Client Protocol.
   const program = buildProgram(cliIO, {
     agent: async (options) => {
+      const { agentCommand } = await import("./agent-command.js");
       exitCode = await agentCommand(options, cliIO, interrupts);
     },
     demo: async (options) => {
+      const { demoCommand } = await import("./demo/demo-command.js");
       exitCode = await demoCommand(options, cliIO, interrupts);
     },
     acp: async ({ trustProject }) => {
+      const { runAcp, settleAcpProjectTrust } = await import("./acp/main.js");
       await settleAcpProjectTrust(cliIO, trustProject);
       exitCode = await runAcp(cliIO);
     },

@@ -16,7 +16,10 @@ describe.skipIf(!hasTmux)("the terminal UI in tmux", () => {
   afterAll(() => screen.stop());
 
   it("attaches a file with @, shows tool cards and an approval, cancels on Esc and goes on", async () => {
-    screen.start("node --import tsx packages/cli/test/fixtures/tui-main.ts", repoRoot);
+    screen.start(
+      "node --conditions=@yoake/source --import tsx packages/cli/test/fixtures/tui-main.ts",
+      repoRoot,
+    );
     await screen.waitFor("○ ready · /help", 60_000);
     expect(screen.capture()).toContain("yoake test · the model is scripted");
 

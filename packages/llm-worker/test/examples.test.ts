@@ -8,7 +8,11 @@ const run = promisify(execFile);
 const example = (name: string): string => fileURLToPath(new URL(`../examples/${name}`, import.meta.url));
 
 async function output(name: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", example(name)], { timeout: 30_000 });
+  const { stdout } = await run(
+    process.execPath,
+    ["--conditions=@yoake/source", "--import", "tsx", example(name)],
+    { timeout: 30_000 },
+  );
   return stdout;
 }
 

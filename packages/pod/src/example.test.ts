@@ -7,10 +7,14 @@ const example = path.resolve(import.meta.dirname, "../examples/pod-from-manifest
 
 describe("examples/pod-from-manifest.ts", () => {
   it("edits the referenced file after approval and finishes", () => {
-    const output = execFileSync(process.execPath, ["--import", "tsx", example], {
-      encoding: "utf8",
-      timeout: 30_000,
-    });
+    const output = execFileSync(
+      process.execPath,
+      ["--conditions=@yoake/source", "--import", "tsx", example],
+      {
+        encoding: "utf8",
+        timeout: 30_000,
+      },
+    );
     expect(output).toBe(
       [
         "edit_file asks to change:",

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { answer, toolCall, usePodTestbed } from "../test/support/pod-test-kit.js";
 import type { PodEvent } from "./pod-events.js";
-import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
 
 const bed = usePodTestbed();
 

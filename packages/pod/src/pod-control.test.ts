@@ -3,7 +3,7 @@
  * `status`, through a real Pod and the mock provider over HTTP.
  */
 import { describe, expect, it } from "vitest";
-import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
+import { answer, toolCall, usePodTestbed } from "../test/support/pod-test-kit.js";
 
 const bed = usePodTestbed();
 

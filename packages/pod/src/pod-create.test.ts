@@ -3,10 +3,10 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { LlmError } from "@yoake/llm-worker";
 import { describe, expect, it } from "vitest";
+import { answer, toolCall, usePodTestbed } from "../test/support/pod-test-kit.js";
 import { podDataDir } from "./data-dir.js";
 import { Pod } from "./pod.js";
 import type { PodEvent } from "./pod-events.js";
-import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
 
 const bed = usePodTestbed();
 

@@ -13,8 +13,8 @@ import {
   Worker,
 } from "@yoake/llm-worker";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { answer, toolCall, usePodTestbed } from "../test/support/pod-test-kit.js";
 import type { PodEvent } from "./pod-events.js";
-import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
 
 const bed = usePodTestbed();
 

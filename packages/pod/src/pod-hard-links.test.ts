@@ -2,7 +2,7 @@
 import { linkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { answer, usePodTestbed } from "./pod-test-kit.js";
+import { answer, usePodTestbed } from "../test/support/pod-test-kit.js";
 
 const bed = usePodTestbed();
 

@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { eventually } from "./mcp/mcp-test-servers.js";
+import { eventually } from "../test/support/mcp-test-servers.js";
+import { answer, toolCall, usePodTestbed } from "../test/support/pod-test-kit.js";
 import { Pod } from "./pod.js";
-import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
 
 const bed = usePodTestbed();
 

@@ -1,13 +1,10 @@
 import type { Pod, PodRunResult } from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO } from "../io.js";
+import type { OutputFormat } from "./output-format.js";
 import { reportProgress } from "./progress.js";
 import { type DeniedCall, failureOf, runSummary } from "./run-summary.js";
 import { streamEventLine } from "./stream-event.js";
-
-/** How `-p` prints: the answer, one JSON object, or one JSON line per event then the result. */
-export type OutputFormat = "text" | "json" | "stream-json";
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
 
 export interface HeadlessOptions {
   prompt: string;

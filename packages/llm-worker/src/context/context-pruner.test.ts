@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Item } from "../llm-client/item.js";
-import { ContextPruner, type ContextPrunerOptions, type ContextUsage } from "./context-pruner.js";
 import {
   assistant,
   call,
@@ -9,7 +7,9 @@ import {
   type SimulatedRun,
   simulateSession,
   user,
-} from "./test-items.js";
+} from "../../test/support/test-items.js";
+import type { Item } from "../llm-client/item.js";
+import { ContextPruner, type ContextPrunerOptions, type ContextUsage } from "./context-pruner.js";
 import { sharedPrefixLength, TokenAccountant } from "./token-accounting.js";
 import { sumItemTokens } from "./tokens.js";
 

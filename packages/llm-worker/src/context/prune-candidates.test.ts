@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { assistant, call, charTokens, result, user } from "../../test/support/test-items.js";
 import type { Item } from "../llm-client/item.js";
 import { pruneItems } from "./prune.js";
 import { pruneCandidates, tailProtectionStart } from "./prune-candidates.js";
-import { assistant, call, charTokens, result, user } from "./test-items.js";
 
 /**
  * A headless run: one user message, then results of 3,000, 2,000, 5,000 and 1,000 tokens

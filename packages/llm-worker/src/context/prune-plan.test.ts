@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { assistant, call, charTokens, result, user } from "../../test/support/test-items.js";
 import type { Item } from "../llm-client/item.js";
 import { measurePrune, type PruneMeasure, planPrune } from "./prune-plan.js";
-import { assistant, call, charTokens, result, user } from "./test-items.js";
 
 /**
  * The README's worked example. The last request sent items 0-5 (100,000 tokens, all cached);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { assistant, call, charTokens, result, user } from "../../test/support/test-items.js";
 import type { Item } from "../llm-client/item.js";
 import { pruneItems, withoutContent } from "./prune.js";
-import { assistant, call, charTokens, result, user } from "./test-items.js";
 import { sharedPrefixLength, TokenAccountant } from "./token-accounting.js";
 
 /** A session of 1,000 + 2,000 + 3,000 + 500 = 6,500 item tokens. */

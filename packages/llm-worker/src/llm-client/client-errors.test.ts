@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { collect, errorsOf, HELLO, mockClient, REQUEST } from "../../test/support/client-test-kit.js";
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
-import { collect, errorsOf, HELLO, mockClient, REQUEST } from "./client-test-kit.js";
 import { secretRedactor } from "./error-presenter.js";
 import type { SchemeName } from "./item.js";
 import type { RetryNotice } from "./transport.js";

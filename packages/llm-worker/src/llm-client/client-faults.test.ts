@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  collect,
+  errorsOf,
+  finalOf,
+  HELLO,
+  mockClient,
+  REQUEST,
+  textOf,
+} from "../../test/support/client-test-kit.js";
 import { encodeScripted, type MockProvider, startMockProvider } from "../testing/mock-provider.js";
-import { collect, errorsOf, finalOf, HELLO, mockClient, REQUEST, textOf } from "./client-test-kit.js";
 import type { SchemeName } from "./item.js";
 import { schemes } from "./schemes/index.js";
 

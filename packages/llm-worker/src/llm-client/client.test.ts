@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  collect,
+  errorsOf,
+  finalOf,
+  HELLO,
+  mockClient,
+  REQUEST,
+  textOf,
+} from "../../test/support/client-test-kit.js";
 import { encodeScripted, type MockProvider, startMockProvider } from "../testing/mock-provider.js";
 import { type ClientOptions, createClient, type LlmClient } from "./client.js";
-import { collect, errorsOf, finalOf, HELLO, mockClient, REQUEST, textOf } from "./client-test-kit.js";
 import { LlmError } from "./errors.js";
 import type { Event } from "./event.js";
 import type { SchemeName } from "./item.js";

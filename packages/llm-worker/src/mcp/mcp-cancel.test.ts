@@ -4,8 +4,6 @@
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
-import { connectMcp, type McpCloseInfo } from "./mcp-connection.js";
 import {
   EVERYTHING_ENTRY,
   eventually,
@@ -13,7 +11,9 @@ import {
   type RecordingTransport,
   recordingStdioTransport,
   toolResults,
-} from "./test-servers.js";
+} from "../../test/support/mcp-test-servers.js";
+import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
+import { connectMcp, type McpCloseInfo } from "./mcp-connection.js";
 
 let provider: MockProvider;
 beforeEach(async () => {

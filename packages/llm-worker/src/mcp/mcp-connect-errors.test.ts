@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { eventually } from "../../test/support/mcp-test-servers.js";
 import { McpConnectError } from "./mcp-connect-error.js";
 import { connectMcp } from "./mcp-connection.js";
-import { eventually } from "./test-servers.js";
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));

@@ -3,11 +3,16 @@
  * called by a scripted model (the mock provider) through real Worker turns.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  eventually,
+  everythingConfig,
+  mockWorker,
+  toolResults,
+} from "../../test/support/mcp-test-servers.js";
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
 import { MemoryBlobStore } from "../tool-output/memory-blob-store.js";
 import { connectMcp, type McpConnection } from "./mcp-connection.js";
 import type { McpTool } from "./mcp-tools.js";
-import { eventually, everythingConfig, mockWorker, toolResults } from "./test-servers.js";
 
 let provider: MockProvider;
 beforeEach(async () => {

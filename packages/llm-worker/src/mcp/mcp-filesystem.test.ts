@@ -6,10 +6,10 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FILESYSTEM_ENTRY, mockWorker, toolResults } from "../../test/support/mcp-test-servers.js";
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
 import { MemoryBlobStore } from "../tool-output/memory-blob-store.js";
 import { connectMcp, type McpConnection } from "./mcp-connection.js";
-import { FILESYSTEM_ENTRY, mockWorker, toolResults } from "./test-servers.js";
 
 let provider: MockProvider;
 beforeEach(async () => {

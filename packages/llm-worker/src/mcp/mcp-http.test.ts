@@ -6,10 +6,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { EVERYTHING_ENTRY, freePort, mockWorker, toolResults } from "../../test/support/mcp-test-servers.js";
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
 import { McpConnectError } from "./mcp-connect-error.js";
 import { connectMcp, type McpConnection } from "./mcp-connection.js";
-import { EVERYTHING_ENTRY, freePort, mockWorker, toolResults } from "./test-servers.js";
 
 let provider: MockProvider;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { charTokens, simulateSession } from "../../test/support/test-items.js";
 import { ContextPruner, type ContextPrunerOptions } from "../context/context-pruner.js";
-import { charTokens, simulateSession } from "../context/test-items.js";
 import { TokenAccountant, type TokenAccountantOptions } from "../context/token-accounting.js";
 import { BLOB_STORE_PRUNE_OPTIONS } from "./context-policy.js";
 

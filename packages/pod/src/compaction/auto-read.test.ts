@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, type TempProject } from "../../test/support/temp-project.js";
 import { ReadTracker } from "../tools/read-tracker.js";
-import { createTempProject, type TempProject } from "../tools/temp-project.js";
 import { rereadFiles } from "./auto-read.js";
 
 let project: TempProject;

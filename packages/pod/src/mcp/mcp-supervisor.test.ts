@@ -9,10 +9,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Tool } from "@yoake/llm-worker";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EVERYTHING_ENTRY, eventually, serverPids } from "../../test/support/mcp-test-servers.js";
 import type { Alert } from "../alert.js";
 import type { McpServerSpec } from "../manifest/mcp-resolve.js";
 import { McpSupervisor } from "./mcp-supervisor.js";
-import { EVERYTHING_ENTRY, eventually, serverPids } from "./mcp-test-servers.js";
 
 /** Exits with an error while `<dir>/broken` exists; waits `<dir>/delay` ms (if present) first. */
 const LAUNCHER = `

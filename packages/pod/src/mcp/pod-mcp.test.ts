@@ -3,9 +3,9 @@
  * stdio, the mock provider over HTTP.
  */
 import { describe, expect, it } from "vitest";
+import { eventually, everythingEntry, serverPids } from "../../test/support/mcp-test-servers.js";
+import { answer, toolCall, usePodTestbed } from "../../test/support/pod-test-kit.js";
 import type { Pod } from "../pod.js";
-import { answer, toolCall, usePodTestbed } from "../pod-test-kit.js";
-import { eventually, everythingEntry, serverPids } from "./mcp-test-servers.js";
 
 const bed = usePodTestbed();
 

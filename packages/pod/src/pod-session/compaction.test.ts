@@ -7,11 +7,11 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { MockReply, RecordedRequest } from "@yoake/llm-worker/testing";
 import { describe, expect, it } from "vitest";
+import { answer, toolCall } from "../../test/support/pod-test-kit.js";
+import { useSessionTestbed } from "../../test/support/session-test-kit.js";
 import { COMPACTION_INSTRUCTION, SUMMARY_HEADING } from "../compaction/summary-prompt.js";
 import type { PodEvent } from "../pod-events.js";
-import { answer, toolCall } from "../pod-test-kit.js";
 import { restoreSession } from "../session/restore.js";
-import { useSessionTestbed } from "./session-test-kit.js";
 
 const bed = useSessionTestbed();
 

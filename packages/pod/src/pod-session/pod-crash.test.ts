@@ -7,12 +7,12 @@ import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { getScheme, type Item } from "@yoake/llm-worker";
 import { describe, expect, it } from "vitest";
-import { answer, toolCall } from "../pod-test-kit.js";
+import { answer, toolCall } from "../../test/support/pod-test-kit.js";
+import { useSessionTestbed } from "../../test/support/session-test-kit.js";
 import { restoreSession } from "../session/restore.js";
-import { useSessionTestbed } from "./session-test-kit.js";
 
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const childScript = fileURLToPath(new URL("./pod-crash-child.ts", import.meta.url));
+const childScript = fileURLToPath(new URL("../../test/support/pod-crash-child.ts", import.meta.url));
 
 const bed = useSessionTestbed();
 
@@ -25,6 +25,7 @@ async function killChildWhen(ready: (stdout: string) => boolean, mode?: "hang"):
   const child = spawn(
     process.execPath,
     [
+      "--conditions=@yoake/source",
       "--import",
       tsxLoader,
       childScript,

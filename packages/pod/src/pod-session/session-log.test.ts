@@ -8,14 +8,14 @@ import path from "node:path";
 import { getScheme, type Item, type Tool, tool, userMessage } from "@yoake/llm-worker";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { answer, toolCall } from "../../test/support/pod-test-kit.js";
+import { testConfig } from "../../test/support/session-test-config.js";
+import { SECRET_KEY, useSessionTestbed } from "../../test/support/session-test-kit.js";
 import type { Pod } from "../pod.js";
-import { answer, toolCall } from "../pod-test-kit.js";
 import { itemEntry, type LogEntry } from "../session/entry.js";
 import { restoreSession } from "../session/restore.js";
 import { loadSessionKey } from "../session/session-key.js";
 import { createSession, sessionsDir } from "../session/sessions.js";
-import { testConfig } from "../session/test-config.js";
-import { SECRET_KEY, useSessionTestbed } from "./session-test-kit.js";
 
 const bed = useSessionTestbed();
 

@@ -4,10 +4,10 @@
  * version mismatch is refused clearly.
  */
 import { describe, expect, it } from "vitest";
-import { usePodTestbed } from "../pod-test-kit.js";
+import { usePodTestbed } from "../../test/support/pod-test-kit.js";
+import { delegateTo, useServedPods } from "../../test/support/protocol-test-kit.js";
 import { connectPod, PodProtocolError } from "./client.js";
 import { PROTOCOL_VERSION } from "./messages.js";
-import { delegateTo, useServedPods } from "./protocol-test-kit.js";
 
 const bed = usePodTestbed();
 const serve = useServedPods(bed);

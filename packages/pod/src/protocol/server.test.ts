@@ -6,10 +6,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { answer, toolCall, usePodTestbed } from "../pod-test-kit.js";
+import { answer, toolCall, usePodTestbed } from "../../test/support/pod-test-kit.js";
+import {
+  delegateTo,
+  gate,
+  recordEvents,
+  until,
+  useServedPods,
+} from "../../test/support/protocol-test-kit.js";
 import { connectPod, PodProtocolError } from "./client.js";
 import type { WireEvent } from "./messages.js";
-import { delegateTo, gate, recordEvents, until, useServedPods } from "./protocol-test-kit.js";
 
 const bed = usePodTestbed();
 const serve = useServedPods(bed);

@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { usePodTestbed } from "../pod-test-kit.js";
+import { usePodTestbed } from "../../test/support/pod-test-kit.js";
 import { connectPod } from "./client.js";
 import { servePod } from "./server.js";
 import { podSocketPath, SocketInUseError } from "./socket-path.js";

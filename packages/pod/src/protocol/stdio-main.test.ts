@@ -7,10 +7,10 @@ import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { answer, toolCall, usePodTestbed } from "../pod-test-kit.js";
+import { answer, toolCall, usePodTestbed } from "../../test/support/pod-test-kit.js";
+import { gate, recordEvents, until } from "../../test/support/protocol-test-kit.js";
 import { PodClient } from "./client.js";
 import { serverMessageSchema } from "./messages.js";
-import { gate, recordEvents, until } from "./protocol-test-kit.js";
 
 const bed = usePodTestbed();
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,7 +33,7 @@ function startChild(manifest?: string): {
   );
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", STDIO_MAIN, "--cwd", project, "--trust-project"],
+    ["--conditions=@yoake/source", "--import", "tsx", STDIO_MAIN, "--cwd", project, "--trust-project"],
     {
       cwd: path.resolve(here, "../.."),
       env: {

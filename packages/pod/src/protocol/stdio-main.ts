@@ -1,7 +1,7 @@
 /**
  * A Pod as a child process, speaking the protocol over its standard input and output:
  *
- *   node --import tsx packages/pod/src/protocol/stdio-main.ts --cwd <project> [--set key=value ...] [--trust-project]
+ *   node --conditions=@yoake/source --import tsx packages/pod/src/protocol/stdio-main.ts --cwd <project> [--set key=value ...] [--trust-project]
  *
  * `--set` assignments are manifest overrides (`parseOverrideAssignments`). `--trust-project`
  * applies the project's manifest whole (the parent decided to trust it; nothing is remembered);

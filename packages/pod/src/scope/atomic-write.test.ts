@@ -1,7 +1,7 @@
 import { readdirSync, renameSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempProject, type TempProject } from "../tools/temp-project.js";
+import { createTempProject, type TempProject } from "../../test/support/temp-project.js";
 import { holdDirectory, writeAtomically } from "./atomic-write.js";
 import { OpenedElsewhereError } from "./verified-open.js";
 

@@ -6,13 +6,13 @@
 import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, failureOf, runTool, type TempProject } from "../../test/support/temp-project.js";
 import { resolveFileRef } from "../file-ref/resolver.js";
 import { loadManifest } from "../manifest/load.js";
 import { createGrepTool } from "../tools/grep.js";
 import { findRipgrep } from "../tools/grep-rg.js";
 import { createReadFileTool } from "../tools/read-file.js";
 import { ReadTracker } from "../tools/read-tracker.js";
-import { createTempProject, failureOf, runTool, type TempProject } from "../tools/temp-project.js";
 import { ScopeError } from "./scope-error.js";
 import { ScopedFs } from "./scoped-fs.js";
 

@@ -21,12 +21,12 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runTool } from "../../test/support/temp-project.js";
 import { resolveFileRef } from "../file-ref/resolver.js";
 import { createGrepTool } from "../tools/grep.js";
 import { findRipgrep } from "../tools/grep-rg.js";
 import { createReadFileTool } from "../tools/read-file.js";
 import { ReadTracker } from "../tools/read-tracker.js";
-import { runTool } from "../tools/temp-project.js";
 import { createWriteFileTool } from "../tools/write-file.js";
 import { ScopedFs } from "./scoped-fs.js";
 

@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { testKey } from "../../test/support/session-test-config.js";
 import { readSessionLog } from "./read.js";
 import { SessionLog } from "./session-log.js";
-import { testKey } from "./test-config.js";
 
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const childScript = fileURLToPath(new URL("./crash-child.ts", import.meta.url));
+const childScript = fileURLToPath(new URL("../../test/support/session-crash-child.ts", import.meta.url));
 const directories: string[] = [];
 
 afterAll(async () => {
@@ -28,7 +28,7 @@ interface KilledChild {
 async function appendThenKill(dir: string, durability: string, killAt: KillAt): Promise<KilledChild> {
   const args = [childScript, dir, durability];
   if ("insideHugeWriteAfter" in killAt) args.push(String(killAt.insideHugeWriteAfter));
-  const child = spawn(process.execPath, ["--import", tsxLoader, ...args], {
+  const child = spawn(process.execPath, ["--conditions=@yoake/source", "--import", tsxLoader, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

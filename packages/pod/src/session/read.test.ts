@@ -3,11 +3,11 @@ import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/prom
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testConfig, testKey } from "../../test/support/session-test-config.js";
 import { SessionKey, sealLine, ZERO_HASH } from "./chain.js";
 import { readSessionLog } from "./read.js";
 import { SessionLog } from "./session-log.js";
 import { SessionLogError } from "./session-log-error.js";
-import { testConfig, testKey } from "./test-config.js";
 
 let dir: string;
 beforeEach(async () => {

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { testKey } from "../../test/support/session-test-config.js";
 import { readSessionLog } from "./read.js";
 import { restoreSession } from "./restore.js";
-import { testKey } from "./test-config.js";
 
 describe("the package README's example log", () => {
   it("is a real log: it verifies, and restores to the history it shows", async () => {

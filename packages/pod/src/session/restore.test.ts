@@ -5,12 +5,12 @@ import { createClient, type Item, tool, Worker, type WorkerResult } from "@yoake
 import { type MockProvider, type RecordedRequest, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { testConfig, testKey } from "../../test/support/session-test-config.js";
 import { type AppendableEntry, itemEntry } from "./entry.js";
 import { continueInNewSession } from "./link.js";
 import { readSessionLog } from "./read.js";
 import { restoreSession, restoreSessionFile } from "./restore.js";
 import { SessionLog } from "./session-log.js";
-import { testConfig, testKey } from "./test-config.js";
 
 let dir: string;
 beforeEach(async () => {

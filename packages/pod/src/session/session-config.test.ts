@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testKey } from "../../test/support/session-test-config.js";
 import { loadManifest } from "../manifest/load.js";
 import { restoreSessionFile } from "./restore.js";
 import { sessionConfigFromManifest } from "./session-config.js";
 import { createSession } from "./sessions.js";
-import { testKey } from "./test-config.js";
 
 let home: string;
 let project: string;

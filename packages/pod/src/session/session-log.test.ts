@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Item } from "@yoake/llm-worker";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testConfig, testKey } from "../../test/support/session-test-config.js";
 import { type AppendableEntry, itemEntry } from "./entry.js";
 import { readSessionLog } from "./read.js";
 import { SessionLog } from "./session-log.js";
 import { SessionLogError } from "./session-log-error.js";
-import { testConfig, testKey } from "./test-config.js";
 
 let dir: string;
 beforeEach(async () => {

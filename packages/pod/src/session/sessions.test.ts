@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { testConfig, testKey } from "../../test/support/session-test-config.js";
 import { continueInNewSession } from "./link.js";
 import type { SessionLogOptions } from "./session-log.js";
 import {
@@ -13,7 +14,6 @@ import {
   type SessionInfo,
   sessionsDir,
 } from "./sessions.js";
-import { testConfig, testKey } from "./test-config.js";
 
 let root: string;
 beforeEach(async () => {

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, failureOf, runTool, type TempProject } from "../../test/support/temp-project.js";
 import { createEditFileTool, replaceExact } from "./edit-file.js";
 import { createReadFileTool } from "./read-file.js";
 import { ReadTracker } from "./read-tracker.js";
-import { createTempProject, failureOf, runTool, type TempProject } from "./temp-project.js";
 
 let project: TempProject;
 let tracker: ReadTracker;

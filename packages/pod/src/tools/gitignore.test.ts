@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, type TempProject } from "../../test/support/temp-project.js";
 import { GitignoreRules } from "./gitignore.js";
-import { createTempProject, type TempProject } from "./temp-project.js";
 
 let project: TempProject;
 

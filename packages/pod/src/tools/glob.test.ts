@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, failureOf, runTool, type TempProject } from "../../test/support/temp-project.js";
 import { createGlobTool } from "./glob.js";
 import { GLOB_MAX_RESULTS } from "./limits.js";
-import { createTempProject, failureOf, runTool, type TempProject } from "./temp-project.js";
 
 let project: TempProject;
 

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempProject, failureOf, runTool, type TempProject } from "../../test/support/temp-project.js";
 import { FILE_TYPES } from "./file-types.js";
 import { createGrepTool } from "./grep.js";
 import { findRipgrep } from "./grep-rg.js";
-import { createTempProject, failureOf, runTool, type TempProject } from "./temp-project.js";
 
 const rgPath = await findRipgrep();
 const ENGINES = rgPath === undefined ? (["js"] as const) : (["rg", "js"] as const);

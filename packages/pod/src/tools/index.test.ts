@@ -3,10 +3,10 @@ import path from "node:path";
 import { createClient, MemoryBlobStore, type Tool, type ToolResultItem, Worker } from "@yoake/llm-worker";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, runTool, type TempProject } from "../../test/support/temp-project.js";
 import { createFileTools } from "./index.js";
 import { GLOB_MAX_RESULTS, GREP_DEFAULT_HEAD_LIMIT, TOOL_OUTPUT_MAX_BYTES } from "./limits.js";
 import { ReadTracker } from "./read-tracker.js";
-import { createTempProject, runTool, type TempProject } from "./temp-project.js";
 
 let project: TempProject;
 let provider: MockProvider;

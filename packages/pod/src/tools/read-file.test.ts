@@ -1,10 +1,10 @@
 import { truncateSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, failureOf, runTool, type TempProject } from "../../test/support/temp-project.js";
 import { READ_MAX_FILE_BYTES, READ_MAX_LINE_CHARS, TOOL_OUTPUT_MAX_BYTES } from "./limits.js";
 import { createReadFileTool, numberedLines } from "./read-file.js";
 import { ReadTracker } from "./read-tracker.js";
-import { createTempProject, failureOf, runTool, type TempProject } from "./temp-project.js";
 
 let project: TempProject;
 let tracker: ReadTracker;

@@ -8,7 +8,7 @@ import {
   sse,
   start,
   textDelta,
-} from "./decoder-test-streams.js";
+} from "../../../../test/support/anthropic-decoder-streams.js";
 
 describe("anthropic decoder: blocks", () => {
   it("turns citations_delta into citation deltas of the text block", async () => {

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../event.js";
-import { createAnthropicDecoder } from "./decoder.js";
 import {
   blockStop,
   events,
@@ -12,7 +10,9 @@ import {
   textDelta,
   textResponse,
   textStart,
-} from "./decoder-test-streams.js";
+} from "../../../../test/support/anthropic-decoder-streams.js";
+import type { Event } from "../../event.js";
+import { createAnthropicDecoder } from "./decoder.js";
 
 describe("anthropic decoder: stop reasons", () => {
   it.each([

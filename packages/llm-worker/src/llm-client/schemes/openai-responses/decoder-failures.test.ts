@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
+import {
+  completed,
+  created,
+  decode,
+  message,
+  RESPONSE,
+  type Wire,
+} from "../../../../test/support/openai-responses-kit.js";
 import type { Event } from "../../event.js";
 import { createOpenaiResponsesDecoder } from "./decoder.js";
-import { completed, created, decode, message, RESPONSE, type Wire } from "./test-kit.js";
 
 describe("openai-responses decoder failures", () => {
   it("reports an error event mid-stream with the whole event as raw, aborting the open block", () => {

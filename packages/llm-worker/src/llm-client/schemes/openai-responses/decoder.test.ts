@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { completed, created, decode, functionCall, incomplete, message, usage } from "./test-kit.js";
+import {
+  completed,
+  created,
+  decode,
+  functionCall,
+  incomplete,
+  message,
+  usage,
+} from "../../../../test/support/openai-responses-kit.js";
 
 describe("openai-responses decoder", () => {
   it("starts with the response id and model, and ends with one final status", () => {

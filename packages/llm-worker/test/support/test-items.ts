@@ -1,8 +1,8 @@
-import type { Item, MessageItem, ToolCallItem, ToolResultItem } from "../llm-client/item.js";
-import type { ContextPruner } from "./context-pruner.js";
-import type { PruneReason } from "./prune-plan.js";
-import { sharedPrefixLength, type TokenAccountant } from "./token-accounting.js";
-import { sumItemTokens } from "./tokens.js";
+import type { ContextPruner } from "../../src/context/context-pruner.js";
+import type { PruneReason } from "../../src/context/prune-plan.js";
+import { sharedPrefixLength, type TokenAccountant } from "../../src/context/token-accounting.js";
+import { sumItemTokens } from "../../src/context/tokens.js";
+import type { Item, MessageItem, ToolCallItem, ToolResultItem } from "../../src/llm-client/item.js";
 
 /**
  * Test helpers: items whose size in tokens is set by hand. With `charTokens` one character is one

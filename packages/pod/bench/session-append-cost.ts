@@ -1,13 +1,13 @@
 /**
  * Measures what an append costs under each durability, on the file system of the directory given
- * (default: the OS temporary directory). Run: `npx tsx packages/pod/src/session/append-cost.bench.ts [dir]`.
+ * (default: the OS temporary directory). Run: `npx tsx packages/pod/bench/session-append-cost.ts [dir]`.
  * The README's numbers come from here.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Durability, SessionLog } from "./session-log.js";
-import { testConfig, testKey } from "./test-config.js";
+import { type Durability, SessionLog } from "../src/session/session-log.js";
+import { testConfig, testKey } from "../test/support/session-test-config.js";
 
 const base = process.argv[2] ?? tmpdir();
 const COUNT = 2000;

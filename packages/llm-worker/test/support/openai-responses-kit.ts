@@ -1,7 +1,7 @@
-import type { Event } from "../../event.js";
-import { type Response, ResponseAssembler } from "../../response.js";
-import type { Frame } from "../../scheme.js";
-import { createOpenaiResponsesDecoder } from "./decoder.js";
+import type { Event } from "../../src/llm-client/event.js";
+import { type Response, ResponseAssembler } from "../../src/llm-client/response.js";
+import type { Frame } from "../../src/llm-client/scheme.js";
+import { createOpenaiResponsesDecoder } from "../../src/llm-client/schemes/openai-responses/decoder.js";
 
 /** Hand-written Responses stream events for the decoder tests (shapes as the API sends them). */
 export type Wire = { type: string; [key: string]: unknown };

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { McpServerInput } from "../manifest/mcp-schema.js";
+import type { McpServerInput } from "../../src/manifest/mcp-schema.js";
 
 const require = createRequire(import.meta.url);
 

@@ -8,15 +8,15 @@
  * time: a write that long is still going when the parent's SIGKILL lands, and is cut short (a torn
  * last line, as a crash leaves it).
  *
- * Run with `node --import tsx crash-child.ts <dir> <every|batch> [hugeAfter]`.
+ * Run with `node --import tsx session-crash-child.ts <dir> <every|batch> [hugeAfter]`.
  */
-import { SessionLog } from "./session-log.js";
-import { testConfig, testKey } from "./test-config.js";
+import { SessionLog } from "../../src/session/session-log.js";
+import { testConfig, testKey } from "./session-test-config.js";
 
 const [dir, durability, hugeAfterArgument] = process.argv.slice(2);
 const hugeAfter = hugeAfterArgument === undefined ? Number.POSITIVE_INFINITY : Number(hugeAfterArgument);
 if (dir === undefined || (durability !== "every" && durability !== "batch")) {
-  process.stderr.write("usage: crash-child.ts <dir> <every|batch> [hugeAfter]\n");
+  process.stderr.write("usage: session-crash-child.ts <dir> <every|batch> [hugeAfter]\n");
   process.exit(2);
 }
 

@@ -6,13 +6,13 @@
 import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { afterEach, expect } from "vitest";
-import type { Pod } from "../pod.js";
-import type { PodTestbed } from "../pod-test-kit.js";
-import { connectPod, type PodClient, type PodClientOptions } from "./client.js";
-import { LineSplitter } from "./line-splitter.js";
-import { serverMessageSchema, type WireEvent, wireEventSchema } from "./messages.js";
-import type { ServedPod } from "./served-pod.js";
-import { type PodServer, type ServePodOptions, servePod } from "./server.js";
+import type { Pod } from "../../src/pod.js";
+import { connectPod, type PodClient, type PodClientOptions } from "../../src/protocol/client.js";
+import { LineSplitter } from "../../src/protocol/line-splitter.js";
+import { serverMessageSchema, type WireEvent, wireEventSchema } from "../../src/protocol/messages.js";
+import type { ServedPod } from "../../src/protocol/served-pod.js";
+import { type PodServer, type ServePodOptions, servePod } from "../../src/protocol/server.js";
+import type { PodTestbed } from "./pod-test-kit.js";
 
 export interface Served {
   pod: Pod;

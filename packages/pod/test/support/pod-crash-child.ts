@@ -8,7 +8,7 @@
  */
 import { type Tool, tool } from "@yoake/llm-worker";
 import { z } from "zod";
-import { Pod } from "../pod.js";
+import { Pod } from "../../src/pod.js";
 
 const [project, baseURL, home, stateHome, mode] = process.argv.slice(2);
 if (project === undefined || baseURL === undefined || home === undefined || stateHome === undefined) {

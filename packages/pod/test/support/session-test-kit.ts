@@ -3,14 +3,14 @@
  * the session tests need them. Not a test file itself.
  */
 import path from "node:path";
-import type { ManifestLayerInput } from "../manifest/schema.js";
-import { Pod, type PodOptions } from "../pod.js";
-import type { PodEvent } from "../pod-events.js";
-import { type PodTestbed, usePodTestbed } from "../pod-test-kit.js";
-import type { LogEntry } from "../session/entry.js";
-import { readSessionLog } from "../session/read.js";
-import { loadSessionKey } from "../session/session-key.js";
-import { sessionsDir } from "../session/sessions.js";
+import type { ManifestLayerInput } from "../../src/manifest/schema.js";
+import { Pod, type PodOptions } from "../../src/pod.js";
+import type { PodEvent } from "../../src/pod-events.js";
+import type { LogEntry } from "../../src/session/entry.js";
+import { readSessionLog } from "../../src/session/read.js";
+import { loadSessionKey } from "../../src/session/session-key.js";
+import { sessionsDir } from "../../src/session/sessions.js";
+import { type PodTestbed, usePodTestbed } from "./pod-test-kit.js";
 
 /** The API key the test Pods use: it must never reach a session log. */
 export const SECRET_KEY = "sk-yoake-test-0123456789-SECRET";

@@ -1,9 +1,9 @@
-import type { MockProvider } from "../testing/mock-provider.js";
-import type { ScriptedResponse } from "../testing/script.js";
-import { type ClientOptions, createClient, type LlmClient } from "./client.js";
-import type { Event } from "./event.js";
-import type { SchemeName } from "./item.js";
-import type { Request } from "./request.js";
+import { type ClientOptions, createClient, type LlmClient } from "../../src/llm-client/client.js";
+import type { Event } from "../../src/llm-client/event.js";
+import type { SchemeName } from "../../src/llm-client/item.js";
+import type { Request } from "../../src/llm-client/request.js";
+import type { MockProvider } from "../../src/testing/mock-provider.js";
+import type { ScriptedResponse } from "../../src/testing/script.js";
 
 /** Shared by the client's tests over real HTTP against the mock provider. */
 export const REQUEST: Request = { items: [{ type: "message", role: "user", text: "Say hello" }] };

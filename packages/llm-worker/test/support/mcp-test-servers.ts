@@ -7,11 +7,11 @@ import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport, type StdioServerParameters } from "@modelcontextprotocol/client/stdio";
-import { createClient } from "../llm-client/client.js";
-import type { ToolResultItem } from "../llm-client/item.js";
-import type { MockProvider } from "../testing/mock-provider.js";
-import { Worker, type WorkerOptions } from "../worker/worker.js";
-import type { McpStdioConfig } from "./mcp-config.js";
+import { createClient } from "../../src/llm-client/client.js";
+import type { ToolResultItem } from "../../src/llm-client/item.js";
+import type { McpStdioConfig } from "../../src/mcp/mcp-config.js";
+import type { MockProvider } from "../../src/testing/mock-provider.js";
+import { Worker, type WorkerOptions } from "../../src/worker/worker.js";
 
 const require = createRequire(import.meta.url);
 const entryOf = (pkg: string): string =>

@@ -1,5 +1,5 @@
-import { SessionKey } from "./chain.js";
-import type { SessionConfig } from "./entry.js";
+import { SessionKey } from "../../src/session/chain.js";
+import type { SessionConfig } from "../../src/session/entry.js";
 
 /** A plausible `session_start` config for tests, rooted at `projectRoot`. */
 export function testConfig(projectRoot: string): SessionConfig {

@@ -15,8 +15,8 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Tool, ToolResultValue } from "@yoake/llm-worker";
-import type { ScopeRule } from "../scope/rules.js";
-import { ScopedFs } from "../scope/scoped-fs.js";
+import type { ScopeRule } from "../../src/scope/rules.js";
+import { ScopedFs } from "../../src/scope/scoped-fs.js";
 
 export interface TempProject {
   /** The canonical temporary directory holding `root` and `outside`. */

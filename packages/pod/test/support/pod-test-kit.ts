@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type MockProvider, type ScriptedResponse, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterEach, beforeEach } from "vitest";
-import type { ManifestLayerInput } from "./manifest/schema.js";
-import { Pod } from "./pod.js";
-import type { PodEvent } from "./pod-events.js";
+import type { ManifestLayerInput } from "../../src/manifest/schema.js";
+import { Pod } from "../../src/pod.js";
+import type { PodEvent } from "../../src/pod-events.js";
 
 export interface PodTestbed {
   /** The project root (holds `.git`). */

@@ -1,0 +1,113 @@
+/**
+ * Each sub-command loads only what it runs: the real `yoake` command as a child process, with a
+ * module hook that writes down every module it resolves.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { headlessFixture } from "./cli-test-kit.js";
+import { hasTmux, TmuxScreen } from "./tui-tmux.js";
+
+const BIN = fileURLToPath(new URL("../bin/yoake.js", import.meta.url));
+
+const RECORDER = fileURLToPath(new URL("./support/record-modules.mjs", import.meta.url));
+
+const scratch = mkdtempSync(path.join(tmpdir(), "yoake-lazy-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let runs = 0;
+
+/** A fresh file for one run's list of modules. */
+function recordFile(): string {
+  runs += 1;
+  return path.join(scratch, `modules-${runs}.txt`);
+}
+
+function loaded(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+}
+
+/** Runs `yoake <args>` with the recorder; returns its exit code and the modules it resolved. */
+function recordedRun(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stderr: string; modules: string[] }> {
+  const file = recordFile();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", RECORDER, BIN, ...args], {
+      cwd,
+      env: { ...env, YOAKE_RECORD_MODULES: file },
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout.resume();
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr, modules: loaded(file) }));
+    child.stdin.end();
+  });
+}
+
+const of = (modules: string[], fragment: string) => modules.filter((url) => url.includes(fragment));
+const INK = "/node_modules/ink/";
+const REACT = "/node_modules/react/";
+const ACP = "/node_modules/@agentclientprotocol/";
+const POD = "/packages/pod/";
+
+describe("what each sub-command loads", () => {
+  it("--version and --help load the argument parser, and neither the Pod nor any UI", async () => {
+    const fixture = await headlessFixture();
+    try {
+      for (const flag of ["--version", "--help"]) {
+        const run = await recordedRun([flag], fixture.project.dir, fixture.env);
+        expect(run.code).toBe(0);
+        expect(of(run.modules, "/node_modules/commander/")).not.toEqual([]);
+        for (const heavy of [POD, "/packages/llm-worker/", INK, REACT, ACP])
+          expect(of(run.modules, heavy)).toEqual([]);
+      }
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it("-p loads the Pod, and neither ink, React nor the Agent Client Protocol", async () => {
+    const fixture = await headlessFixture();
+    try {
+      fixture.provider.enqueue({ blocks: [{ type: "text", text: "Answered." }] });
+      const run = await recordedRun(["-p", "hi"], fixture.project.dir, fixture.env);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(of(run.modules, POD)).not.toEqual([]);
+      for (const heavy of [INK, REACT, ACP]) expect(of(run.modules, heavy)).toEqual([]);
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it.skipIf(!hasTmux)("the terminal UI loads ink, and not the Agent Client Protocol", async () => {
+    const fixture = await headlessFixture();
+    const screen = new TmuxScreen("lazy-loading");
+    const file = recordFile();
+    try {
+      const variables = { ...fixture.env, YOAKE_RECORD_MODULES: file };
+      const assignments = Object.entries(variables)
+        .filter((entry): entry is [string, string] => entry[1] !== undefined)
+        .map(([name, value]) => `${name}='${value}'`);
+      screen.start(
+        ["env", "-i", ...assignments, process.execPath, "--import", RECORDER, BIN].join(" "),
+        fixture.project.dir,
+      );
+      await screen.waitFor("○ ready", 20_000);
+      screen.press("C-d");
+      await screen.waitFor("[exit 0]", 20_000);
+      const modules = loaded(file);
+      expect(of(modules, INK)).not.toEqual([]);
+      expect(of(modules, ACP)).toEqual([]);
+    } finally {
+      screen.stop();
+      await fixture.close();
+    }
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * The packages as a user gets them: packed with `npm pack`, installed with `npm install` into a
+ * project outside the repository, then used from plain Node, from TypeScript, and as the `yoake`
+ * command — on Node 20 and on Node 22 (the registry's `node@22`, through `npx -p`).
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  buildAndPack,
+  type CommandOutcome,
+  createScratch,
+  installTarballs,
+  npmLocations,
+  type PackedPackage,
+  run,
+  type Scratch,
+  succeed,
+  userEnv,
+} from "./scratch.js";
+
+/** How each Node version is run: this process's own, and Node 22 from the registry. */
+const NODES = {
+  "node 20": (command: readonly string[]) => command,
+  "node 22": (command: readonly string[]) => ["npx", "-y", "-p", "node@22", "-c", command.join(" ")],
+} as const;
+
+/** No file of a tarball may be a test, a test helper, a fixture, a benchmark or build state. */
+const NOT_SHIPPED = /(^|\/)(test|tests|__tests__|fixtures?|bench)\/|\.(test|bench)\.|test-kit|\.tsbuildinfo$/;
+
+let scratch: Scratch;
+let packed: PackedPackage[];
+let provider: MockProvider;
+
+beforeAll(async () => {
+  scratch = createScratch();
+  const tarballs = path.join(scratch.root, "tarballs");
+  mkdirSync(tarballs);
+  packed = await buildAndPack(tarballs);
+  await installTarballs(scratch.app, packed);
+  provider = await startMockProvider();
+}, 900_000);
+
+afterAll(async () => {
+  await provider?.close();
+  scratch?.remove();
+}, 60_000);
+
+/** Each step starts Node, npm or TypeScript afresh: minutes under a loaded CI, not seconds. */
+const STEP_TIMEOUT = 300_000;
+
+/** Runs a shell command line in the scratch project as a user would, `node` being `nodeVersion`'s. */
+async function inApp(
+  nodeVersion: keyof typeof NODES,
+  command: readonly string[],
+  extraEnv: Record<string, string> = {},
+): Promise<CommandOutcome> {
+  const [file, ...args] =
+    nodeVersion === "node 20" ? ["sh", "-c", command.join(" ")] : NODES[nodeVersion](command);
+  const outcome = await run(file as string, args, {
+    cwd: scratch.app,
+    env: userEnv({ ...npmLocations(), ...extraEnv }),
+  });
+  // npm's own notices (about this machine's npm config, say) are not the program's output.
+  return { ...outcome, stderr: outcome.stderr.replace(/^npm (warn|notice) .*\n/gm, "") };
+}
+
+/** `yoake <args>` as installed: through `npx` on the Node of this process, by name under Node 22's `npx -p`. */
+function yoake(nodeVersion: keyof typeof NODES, ...args: string[]): string[] {
+  return nodeVersion === "node 20" ? ["npx", "yoake", ...args] : ["yoake", ...args];
+}
+
+describe("the packed tarballs", () => {
+  it("hold the built package and nothing of its tests, fixtures or benchmarks", () => {
+    expect(packed.map((entry) => entry.name)).toEqual(["@yoake/llm-worker", "@yoake/pod", "yoake"]);
+    for (const entry of packed) {
+      expect(entry.files).toContain("dist/index.js");
+      expect(entry.files).toContain("dist/index.d.ts");
+      expect(entry.files.filter((file) => NOT_SHIPPED.test(file))).toEqual([]);
+      expect(entry.files.filter((file) => file.startsWith("src/"))).toEqual([]);
+    }
+    const cli = packed.find((entry) => entry.name === "yoake");
+    expect(cli?.files).toEqual(expect.arrayContaining(["bin/yoake.js", "demo/project/.yoake/manifest.toml"]));
+  });
+});
+
+describe.each(Object.keys(NODES) as Array<keyof typeof NODES>)("installed, on %s", (nodeVersion) => {
+  it(
+    "is the Node version it says",
+    async () => {
+      const out = await inApp(nodeVersion, ["node", "--version"]);
+      expect(out.stdout).toMatch(nodeVersion === "node 20" ? /^v20\./ : /^v22\./);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "a plain ESM script streams from the mock provider and runs a Worker with a zod tool",
+    async () => {
+      const out = await inApp(nodeVersion, ["node", "consumer.mjs"]);
+      expect(out.stderr).toBe("");
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toEqual({
+        streamed: "Streamed from the mock.",
+        status: "finished",
+        text: "2 + 3 = 5",
+        toolResult: "5",
+        requests: 3,
+      });
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "npx yoake --version and --help answer from the installed package",
+    async () => {
+      const version = await inApp(nodeVersion, yoake(nodeVersion, "--version"));
+      expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });
+      const help = await inApp(nodeVersion, yoake(nodeVersion, "--help"));
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain("--prompt");
+      expect(help.stdout).toContain("demo");
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "npx yoake -p answers through the mock provider",
+    async () => {
+      const project = path.join(scratch.root, `project-${nodeVersion.replace(" ", "")}`);
+      mkdirSync(path.join(project, ".yoake"), { recursive: true });
+      const before = provider.requests.length;
+      provider.enqueue({ blocks: [{ type: "text", text: `Answered on ${nodeVersion}.` }] });
+      const out = await inApp(nodeVersion, yoake(nodeVersion, "-p", "'Say hello'", "--cwd", project), {
+        HOME: scratch.home,
+        ANTHROPIC_API_KEY: "test-key",
+        ANTHROPIC_BASE_URL: provider.baseURLFor("anthropic"),
+      });
+      expect(out.stderr).toBe("");
+      expect(out).toMatchObject({ code: 0, stdout: `Answered on ${nodeVersion}.\n` });
+      expect(provider.requests.length).toBe(before + 1);
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe("a TypeScript consumer", () => {
+  it.each(["tsconfig.nodenext.json", "tsconfig.bundler.json"])(
+    "type-checks against the installed declarations with %s (strict, no skipLibCheck)",
+    async (tsconfig) => {
+      await succeed("npx", ["tsc", "-p", tsconfig], { cwd: scratch.app, env: userEnv(npmLocations()) });
+    },
+    STEP_TIMEOUT,
+  );
+});
