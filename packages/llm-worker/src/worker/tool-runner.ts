@@ -10,6 +10,8 @@ export interface ToolRunOptions {
   signal: AbortSignal;
   defaultTimeoutMs: number;
   blobStore?: BlobStore;
+  /** Where a call's `context.progress` goes. */
+  onProgress?: (call: ToolCall, text: string) => void;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function runTool(
     return errorResult(call, `${parsed.error}. Call ${call.name} again with corrected arguments.`);
 
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const outcome = await executeBounded(tool, parsed.value, call, options.signal, timeoutMs);
+  const outcome = await executeBounded(tool, parsed.value, call, options, timeoutMs);
   if (outcome.kind === "cancelled") return cancelledResult(call);
   if (outcome.kind === "timeout") return errorResult(call, `${call.name} timed out after ${timeoutMs} ms`);
   if (outcome.kind === "threw") return errorResult(call, `${call.name} failed: ${outcome.message}`);
@@ -64,9 +66,11 @@ function executeBounded(
   tool: Tool,
   args: unknown,
   call: ToolCall,
-  runSignal: AbortSignal,
+  options: ToolRunOptions,
   timeoutMs: number,
 ): Promise<Outcome> {
+  const runSignal = options.signal;
+  const onProgress = options.onProgress;
   if (runSignal.aborted) return Promise.resolve({ kind: "cancelled" });
   const controller = new AbortController();
   return new Promise<Outcome>((resolve) => {
@@ -85,7 +89,19 @@ function executeBounded(
       timeoutMs <= MAX_TIMER_DELAY_MS ? setTimeout(() => settle({ kind: "timeout" }), timeoutMs) : undefined;
     runSignal.addEventListener("abort", onAbort, { once: true });
     Promise.resolve()
-      .then(() => tool.execute(args, { signal: controller.signal, callId: call.id, toolName: call.name }))
+      .then(() =>
+        tool.execute(args, {
+          signal: controller.signal,
+          callId: call.id,
+          toolName: call.name,
+          ...(onProgress !== undefined && {
+            // Progress after the call settled (a tool that ignores its signal) is no longer news.
+            progress: (text: string) => {
+              if (!settled) onProgress(call, text);
+            },
+          }),
+        }),
+      )
       .then(
         (value) => settle({ kind: "ok", value }),
         (err: unknown) => settle({ kind: "threw", message: errorMessage(err) }),

@@ -77,7 +77,17 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
   const onRunAbort = (): void => stop.abort(ctx.run.signal.reason);
   ctx.run.signal.addEventListener("abort", onRunAbort, { once: true });
   if (ctx.run.signal.aborted) stop.abort(ctx.run.signal.reason);
-  const runOptions: ToolRunOptions = { ...ctx.run, signal: stop.signal };
+  const runOptions: ToolRunOptions = {
+    ...ctx.run,
+    signal: stop.signal,
+    onProgress: (call, text) => {
+      try {
+        ctx.hub.emit({ type: "tool_progress", callId: call.id, name: call.name, text });
+      } catch {
+        // A listener failing on progress must not fail the tool, which is still running.
+      }
+    },
+  };
   const results = await Promise.all(
     stage.calls.map(async (call, i) => {
       const decision = stage.decisions[i];
