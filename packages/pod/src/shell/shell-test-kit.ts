@@ -29,6 +29,8 @@ export interface ShellBed {
     options?: { signal?: AbortSignal; progress?: (text: string) => void },
   ): Promise<string>;
   bashOutput(args: Record<string, unknown>): Promise<string>;
+  /** Closes the shell and removes the directory (done after each test unless `shared`). */
+  dispose(): Promise<void>;
 }
 
 export interface ShellBedOptions {
@@ -37,20 +39,21 @@ export interface ShellBedOptions {
   env?: Record<string, string>;
   /** Files of the project, made before the manifest is loaded. */
   files?: Record<string, string>;
+  /** Where the bed's directory is made (default: the system's temporary directory). */
+  parentDir?: string;
+  /** Kept across the tests of a file (made in `beforeAll`): the caller disposes of it. */
+  shared?: boolean;
 }
 
 const open: ShellBed[] = [];
 
 afterEach(async () => {
-  for (const bed of open.splice(0)) {
-    await bed.shell.close();
-    rmSync(bed.base, { recursive: true, force: true });
-  }
+  for (const bed of open.splice(0)) await bed.dispose();
 });
 
 /** A project with `.git`, a Shell from its manifest and the `bash` tools; closed after the test. */
 export async function shellBed(options: ShellBedOptions = {}): Promise<ShellBed> {
-  const base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-shell-")));
+  const base = realpathSync(mkdtempSync(path.join(options.parentDir ?? tmpdir(), "yoake-shell-")));
   const project = path.join(base, "project");
   const outside = path.join(base, "outside");
   for (const dir of [path.join(project, ".git"), path.join(base, "home"), outside])
@@ -94,8 +97,12 @@ export async function shellBed(options: ShellBedOptions = {}): Promise<ShellBed>
     warnings: opened.warnings,
     bash: (args, callOptions) => call(bashTool, args, callOptions),
     bashOutput: (args) => call(outputTool, args),
+    dispose: async () => {
+      await shell.close();
+      rmSync(base, { recursive: true, force: true });
+    },
   };
-  open.push(bed);
+  if (options.shared !== true) open.push(bed);
   return bed;
 }
 
