@@ -65,6 +65,8 @@ export interface Limits {
 
 /** `[shell]`, resolved: how the `bash` tool is confined and when it asks. */
 export interface ShellSettings {
+  /** False: the manifest turned the sandbox off on purpose (commands run unconfined, after approval). */
+  sandbox: boolean;
   /** Whether sandboxed commands may reach the network. */
   network: boolean;
   /** What happens when the sandbox cannot work: ask before every command, or no `bash` tool. */
@@ -212,6 +214,7 @@ function resolveShell(
     timeoutMs = maxTimeoutMs;
   }
   return {
+    sandbox: table.sandbox ?? true,
     network: table.network ?? false,
     unsandboxed: table.unsandboxed ?? "ask",
     env: table.env ?? [],

@@ -57,11 +57,13 @@ const hookSchema = z
   );
 
 /**
- * `[shell]`. `network`, `env` and `unsandboxed` widen what a command can reach: a project's
- * manifest may set them only once the project is trusted.
+ * `[shell]`. `sandbox`, `network`, `env`, `ask` and `unsandboxed` widen what a command can reach
+ * or when it asks: a project's manifest may set them only once the project is trusted.
  */
 const shellSchema = z
   .strictObject({
+    /** false: no sandbox on purpose; every command then asks (or, `unsandboxed = "off"`, no `bash`). */
+    sandbox: z.boolean(),
     /** Let sandboxed commands reach the network (default false: no network at all). */
     network: z.boolean(),
     /** When the sandbox cannot work: `ask` approval for every command, shown as unsandboxed; `off`: no `bash` tool. */

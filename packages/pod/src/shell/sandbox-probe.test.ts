@@ -75,4 +75,13 @@ describe("the sandbox probe", () => {
       shellBed({ env: { PATH: bin, HOME: "/nonexistent" }, overrides: { shell: { unsandboxed: "off" } } }),
     ).rejects.toThrow(/no shell: no sandbox for commands: .*the bash tool is off/);
   });
+
+  it("shell.sandbox = false turns the sandbox off on purpose: no probe, the same warning, every result marked", async () => {
+    const bed = await shellBed({ overrides: { shell: { sandbox: false } } });
+    expect(bed.shell.sandboxed).toBe(false);
+    expect(bed.warnings).toEqual([
+      "no sandbox for commands: the manifest turned it off (shell.sandbox = false, from overrides); every bash command will ask for approval, unsandboxed. Fix: remove shell.sandbox = false",
+    ]);
+    expect(await bed.bash({ command: "echo hi" })).toMatch(/· not sandboxed\]$/);
+  });
 });
