@@ -45,6 +45,9 @@ const KIND_ORDER: Readonly<Record<Mount["kind"], number>> = { reveal: 0, write: 
  * rule is masked (an empty read-only tmpfs for a directory, /dev/null for a file). A deny rule
  * always wins, as in the ScopedFs.
  *
+ * The directories between a writable mount and a guarded path inside it are bound onto themselves
+ * (`pins`), so no command can rename a hidden path away from its rule for the next one.
+ *
  * Narrower than the ScopedFs where bubblewrap cannot say the same thing: a non-recursive write
  * rule grants nothing writable, a non-recursive deny-read rule hides its whole tree, and a rule for a
  * path that does not exist yet binds nothing (so a command can create it, read-only rules
@@ -94,6 +97,7 @@ export async function compileBubblewrapArgs(
     if (resolved.exists && resolved.isDirectory)
       mounts.push({ path: resolved.real, kind: "mask", isDirectory: true });
   }
+  mounts.push(...pins(mounts));
   // Parents first, so a mount on a child is not buried under a later one on its parent.
   const unique = [...new Map(mounts.map((mount) => [`${mount.kind} ${mount.path}`, mount])).values()];
   unique.sort((a, b) => depth(a.path) - depth(b.path) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
@@ -119,6 +123,32 @@ export async function compileBubblewrapArgs(
   const canonicalCwd = (await canonicalize(path.resolve(root, cwd))).real;
   args.push("--chdir", canonicalCwd);
   return args;
+}
+
+/**
+ * Rules name paths, and a writable directory can be renamed: moving `sub` away would take a
+ * hidden `sub/secret` out from under the rule that hides it, for the next command. So every
+ * directory between a writable mount and a path hidden or read-only inside it is bound onto
+ * itself (writable as it was): a mount point cannot be renamed or removed.
+ */
+function pins(mounts: readonly Mount[]): Mount[] {
+  const writable = mounts.filter((mount) => mount.kind === "write");
+  const guarded = mounts.filter((mount) => mount.kind === "mask" || mount.kind === "readonly");
+  const pinned = new Map<string, Mount>();
+  for (const inner of guarded) {
+    const outer = writable.filter((w) => w.path !== inner.path && pathCovers(w.path, true, inner.path));
+    for (const w of outer) {
+      for (
+        let dir = path.dirname(inner.path);
+        dir !== w.path && pathCovers(w.path, true, dir);
+        dir = path.dirname(dir)
+      ) {
+        const locked = guarded.some((g) => pathCovers(g.path, true, dir));
+        pinned.set(dir, { path: dir, kind: locked ? "readonly" : "write", isDirectory: true });
+      }
+    }
+  }
+  return [...pinned.values()];
 }
 
 function mountArgs(mount: Mount): string[] {

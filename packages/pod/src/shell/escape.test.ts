@@ -55,6 +55,8 @@ function hostState(): string {
     list(path.join(bed.project, ".git")),
     list(path.join(bed.project, ".yoake")),
     list(path.join(bed.project, "secret")),
+    list(path.join(bed.project, "nested", "deep", "hidden")),
+    list(path.join(bed.project, "nested", "locked")),
     readFileSync(path.join(bed.project, "private.txt"), "utf8"),
     readdirSync(bed.base).sort().join(","),
     readdirSync("/tmp")
@@ -132,12 +134,16 @@ beforeAll(async () => {
       ".yoake/manifest.toml": "[limits]\nturns = 40\n",
       "secret/key.txt": `${SECRET}\n`,
       "private.txt": `${SECRET}\n`,
+      "nested/deep/hidden/key.txt": `${SECRET}\n`,
+      "nested/locked/file.txt": "locked\n",
     },
     overrides: {
       scope: {
         deny: [
           { path: "secret", access: "read" },
           { path: "private.txt", access: "read" },
+          { path: "nested/deep/hidden", access: "read" },
+          { path: "nested/locked", access: "write" },
         ],
       },
       // Named on purpose: provider keys must not pass even so.
@@ -217,6 +223,13 @@ describe("the escape suite", () => {
       "rm -f .yoake/manifest.toml",
       "mv .yoake moved-yoake",
       "ln -s .git g && echo pwned > g/config",
+      // Moving a hidden or read-only path away from its rule, for the next command.
+      "mv nested nested-moved; mv nested/deep nested/deep-moved; mv nested/deep/hidden nested/h2",
+      "cat nested-moved/deep/hidden/key.txt nested/deep-moved/hidden/key.txt nested/h2/key.txt",
+      "rm -rf nested/deep; mkdir -p nested/deep/hidden",
+      "cat nested/deep/hidden/key.txt",
+      "echo pwned > nested/locked/file.txt; mv nested/locked nested/unlocked",
+      "echo pwned > nested/unlocked/file.txt",
       // Reading what is denied.
       "cat secret/key.txt",
       "cat private.txt",
