@@ -71,7 +71,8 @@ export function createBashTools(shell: Shell): Tool[] {
         return `Started in the background as ${job.id}. Read its output with bash_output({"id": "${job.id}"}).`;
       }
       const timeoutMs = args.timeout_ms ?? defaultTimeoutMs;
-      const process = await shell.start(args.command, context.progress);
+      const progress = context.progress && coalesced(context.progress);
+      const process = await shell.start(args.command, progress?.add);
       const timer = setTimeout(() => process.kill("timeout"), timeoutMs);
       const onAbort = (): void => process.kill("aborted");
       context.signal.addEventListener("abort", onAbort, { once: true });
@@ -82,6 +83,7 @@ export function createBashTools(shell: Shell): Tool[] {
       } finally {
         clearTimeout(timer);
         context.signal.removeEventListener("abort", onAbort);
+        progress?.flush();
       }
       if (end.kind === "spawn_failed") throw new Error(`the command could not be started: ${end.message}`);
       const seconds = ((performance.now() - process.startedAt) / 1000).toFixed(1);
@@ -112,6 +114,30 @@ export function createBashTools(shell: Shell): Tool[] {
     },
   });
   return [bash, bashOutput] as Tool[];
+}
+
+/** Output arriving faster than this is sent as one progress event: a flood of tiny events helps nobody. */
+const PROGRESS_INTERVAL_MS = 50;
+
+/** Gathers output pieces and hands them to `report` at most every PROGRESS_INTERVAL_MS. */
+function coalesced(report: (text: string) => void): { add: (text: string) => void; flush: () => void } {
+  let pending = "";
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending === "") return;
+    const text = pending;
+    pending = "";
+    report(text);
+  };
+  return {
+    add: (text) => {
+      pending += text;
+      timer ??= setTimeout(flush, PROGRESS_INTERVAL_MS);
+    },
+    flush,
+  };
 }
 
 /** How a command ended, as the model reads it. */
