@@ -41,7 +41,9 @@ describe("bash, headless", () => {
     fixture = await headlessFixture({ ".yoake/manifest.toml": '[shell]\nalways_ask = ["git push"]\n' });
     fixture.provider.enqueue(bash("git push --dry-run"), answer("denied"));
     const denied = await fixture.run(["-p", "push"]);
-    expect(denied.stderr).toContain("yoake: denied bash: it needs approval (rerun with --yes to allow it)");
+    expect(denied.stderr).toContain(
+      'yoake: denied bash: it needs approval; matches the always-ask pattern "git push" (rerun with --yes to allow it)',
+    );
     expect(toolResults(fixture.provider.requests[1]?.body)[0]?.content).toContain(
       "the user denied this call",
     );
