@@ -3,22 +3,14 @@
  * run without asking and stream their output; without a sandbox, and for always-ask patterns, the
  * Pod asks, and "allow for this session" allows a command prefix, not the tool.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ToolResultItem } from "@yoake/llm-worker";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Pod } from "./pod.js";
 import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
+import { processesWhere } from "./shell/shell-test-kit.js";
 
 const bed = usePodTestbed();
 const bash = (command: string, extra: Record<string, unknown> = {}) =>
@@ -129,15 +121,5 @@ describe("bash in a Pod", () => {
 
 /** `sleep 600` processes alive on this machine (the background command of the test above). */
 function sandboxedSleeps(): number {
-  let count = 0;
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cmdline === "sleep\u0000600\u0000") count++;
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return count;
+  return processesWhere((cmdline) => cmdline === "sleep\u0000600\u0000").length;
 }

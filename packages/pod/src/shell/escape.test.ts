@@ -23,7 +23,7 @@ import {
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ShellBed, shellBed } from "./shell-test-kit.js";
+import { processesWhere, type ShellBed, shellBed } from "./shell-test-kit.js";
 
 const SECRET = `TOPSECRET-${randomBytes(8).toString("hex")}`;
 const KEY = `sk-ant-${randomBytes(12).toString("hex")}`;
@@ -78,16 +78,7 @@ function canWrite(dir: string): boolean {
 }
 
 function lingering(): number {
-  let count = 0;
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(String(LINGER))) count++;
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return count;
+  return processesWhere((cmdline) => cmdline.includes(String(LINGER))).length;
 }
 
 function victimState(): string {
@@ -404,14 +395,8 @@ describe("the escape suite", () => {
       expect(escapes.map((found) => found.split(" → ")[0])).toEqual(harmless);
     } finally {
       bed = sandboxed;
-      for (const pid of readdirSync("/proc")) {
-        try {
-          if (/^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(String(LINGER)))
-            process.kill(Number(pid), "SIGKILL");
-        } catch {
-          // Gone meanwhile.
-        }
-      }
+      for (const pid of processesWhere((cmdline) => cmdline.includes(String(LINGER))))
+        process.kill(pid, "SIGKILL");
       rmSync(`/tmp/${HOST_TMP_MARK}`, { force: true });
       await unconfined.dispose();
     }

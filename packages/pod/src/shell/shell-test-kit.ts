@@ -3,7 +3,15 @@
  * as a Pod loads it, and the real `bash` tool on a real Shell (bubblewrap, unless the PATH given
  * has none). Calls go through the tool's own argument parsing, as the model's do. Not a test file.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Tool, ToolResultValue } from "@yoake/llm-worker";
@@ -110,4 +118,18 @@ export async function shellBed(options: ShellBedOptions = {}): Promise<ShellBed>
 export function exitCode(result: string): number | undefined {
   const match = /\n?\[exit code (\d+) · /.exec(result);
   return match === null ? undefined : Number(match[1]);
+}
+
+/** The PIDs of the processes on this machine whose command line (NUL-separated) `matches`. */
+export function processesWhere(matches: (cmdline: string) => boolean): number[] {
+  const pids: number[] = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (matches(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) pids.push(Number(pid));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
 }
