@@ -11,6 +11,7 @@ describe("manifestOverrides", () => {
       model: { ref: "openai/gpt-5" },
       limits: { turns: 7 },
       tools: { approve: [] },
+      shell: { ask: false },
     });
   });
 

@@ -28,7 +28,11 @@ export function manifestOverrides(options: OverrideOptions, baseDir: string): Ma
   const layer: ManifestLayerInput = {};
   if (options.model !== undefined) layer.model = { ref: options.model };
   if (options.maxTurns !== undefined) layer.limits = { turns: options.maxTurns };
-  if (options.approveAll === true) layer.tools = { approve: [] };
+  if (options.approveAll === true) {
+    layer.tools = { approve: [] };
+    // Commands without a sandbox and always-ask commands are allowed too.
+    layer.shell = { ask: false };
+  }
   const rule = (access: "read" | "write") => (given: string) => ({
     path: given.startsWith("~/") ? given : path.resolve(baseDir, given),
     access,

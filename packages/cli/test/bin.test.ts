@@ -103,6 +103,13 @@ describe("yoake demo -p", () => {
     // The pruned context.
     expect(text).toMatch(/✂ context pruned before request \d+: \d+ old tool result\(s\)/);
     expect(text).toContain("Along the way the Pod pruned my context");
+    // The tests through bash: a failure, the fix, the tests again.
+    expect(text).toContain("⚙ bash set -o pipefail; npm test");
+    expect(text).toContain(
+      "The tests fail (exit code 1): 2 failing, one request is singular; three requests are plural",
+    );
+    expect(text).toContain("+  return `$" + "{count} $" + "{count === 1 ? word : `$" + "{word}s`}`;");
+    expect(text).toContain("Fixed: the tests pass now (2 passing)");
     expect(text).toContain("end of the demo");
   });
 });

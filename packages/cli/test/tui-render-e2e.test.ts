@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { hasTmux, TmuxScreen } from "./tui-tmux.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const fixture = "YOAKE_TUI_FIXTURE=echo node --import tsx packages/cli/test/fixtures/tui-main.ts";
+const fixture =
+  "YOAKE_TUI_FIXTURE=echo node --conditions=@yoake/source --import tsx packages/cli/test/fixtures/tui-main.ts";
 const boxTops = (screen: string) => screen.split("\n").filter((line) => line.startsWith("╭")).length;
 
 describe.skipIf(!hasTmux)("the terminal UI drawn in a small terminal", () => {

@@ -11,7 +11,7 @@ import type { PodEvent } from "./pod-events.js";
 const bed = usePodTestbed();
 
 describe("Pod.create", () => {
-  it("sends the manifest's prompt with AGENTS.md, and the file tools the manifest leaves enabled", async () => {
+  it("sends the manifest's prompt with AGENTS.md, and the built-in tools the manifest leaves enabled", async () => {
     const { createPod, mock, put } = bed();
     put("AGENTS.md", "Run npm test before you say done.\n");
     mock.enqueue(answer("hi"));
@@ -25,6 +25,8 @@ describe("Pod.create", () => {
     expect(system).toContain("Be terse.");
     expect(system).toContain("Run npm test before you say done.");
     expect(body.tools.map((tool) => tool.name).sort()).toEqual([
+      "bash",
+      "bash_output",
       "edit_file",
       "glob",
       "inspect",

@@ -55,6 +55,7 @@ const WORKER_EVENT_TYPES: Readonly<Record<WorkerEventType, true>> = {
   tool_call_start: true,
   tool_call_delta: true,
   tool_call_complete: true,
+  tool_progress: true,
   usage: true,
   error: true,
   retry: true,

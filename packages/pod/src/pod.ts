@@ -47,6 +47,9 @@ import { ScopedFs } from "./scope/scoped-fs.js";
 import { loadSessionKey } from "./session/session-key.js";
 import type { Durability, SessionLogOptions } from "./session/session-log.js";
 import { listSessions, type SessionInfo } from "./session/sessions.js";
+import { CommandApprovals } from "./shell/command-approval.js";
+import { openShell } from "./shell/open-shell.js";
+import type { Shell } from "./shell/shell.js";
 import { ReadTracker } from "./tools/read-tracker.js";
 
 export interface PodOptions {
@@ -121,6 +124,8 @@ export class Pod {
     private readonly session: PodSession,
     /** The manifest's `[[mcp]]` servers, whose tools it adds to the Worker. */
     private readonly mcp: McpSupervisor,
+    /** Runs the `bash` tool's commands; absent when the tool is off. */
+    private readonly shell: Shell | undefined,
   ) {}
 
   /** Loads the manifest cascade from `cwd` and builds the Pod it describes. */
@@ -135,8 +140,13 @@ export class Pod {
     const fs = await ScopedFs.create(manifest.scope, { allowHardLinks: manifest.scope.hardLinks });
     const client = options.client ?? clientForModel(manifest.model, env);
     const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
+    const { shell, warnings: shellWarnings } = await openShell(manifest, options.cwd, env);
+    // Told with the manifest's warnings, which the user reads at start.
+    manifest.warnings.push(...shellWarnings);
+    const commands =
+      shell && new CommandApprovals(manifest.shell.alwaysAsk, shell.sandboxed, manifest.shell.ask);
     const state = new PodSharedState(
-      new Approvals(manifest.tools.approve, fs, manifest.limits.toolOutputBytes),
+      new Approvals(manifest.tools.approve, fs, manifest.limits.toolOutputBytes, commands),
       new ReadTracker(),
     );
     // The hooks raise alerts through the hub, which needs the Worker: they meet through this slot.
@@ -148,7 +158,7 @@ export class Pod {
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
-    const tools = [...podTools(fs, manifest, state.readTracker), ...(options.tools ?? [])];
+    const tools = [...podTools(fs, manifest, state.readTracker, shell), ...(options.tools ?? [])];
     const blobStore = new FsBlobStore(path.join(dataDir, "blobs"));
     // The user's key, kept outside the project, seals and verifies every line of the session log.
     const logOptions: SessionLogOptions = {
@@ -208,7 +218,7 @@ export class Pod {
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     await mcp.start();
-    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp);
+    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp, shell);
   }
 
   get history(): readonly Item[] {
@@ -423,10 +433,11 @@ export class Pod {
   }
 
   /**
-   * Stops the MCP servers, then flushes and closes the session log. Cancel a run going on and
+   * Kills the commands still running (background ones too), stops the MCP servers, then flushes and closes the session log. Cancel a run going on and
    * wait for it first: the log takes nothing after this, so a run could not go on.
    */
   async close(): Promise<void> {
+    await this.shell?.close();
     await this.mcp.close();
     await this.session.close();
   }

@@ -112,7 +112,11 @@ async function printTour(pod: Pod, narrator: DemoNarrator, interrupt?: AbortSign
         narrator.approval(
           request.callId,
           request.tool,
-          request.preview?.ok === true ? request.preview.diff : request.preview?.message,
+          request.preview?.ok === true
+            ? request.preview.diff
+            : request.command !== undefined
+              ? `$ ${request.command.command}  (${request.command.reason})`
+              : request.preview?.message,
         );
         result = await pod.respond(request.id, "allow_once", runOptions);
       }

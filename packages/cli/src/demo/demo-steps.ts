@@ -150,6 +150,58 @@ const wrapUp: Step = ({ call, called, result, prunedSoFar }) => {
   ];
 };
 
+/** Step 5: the tests with `bash`, a failure read from their output, the fix, the tests again. */
+const tests: Step = ({ call, called, result }) => {
+  // Only the verdict lines, keeping npm's exit code: the whole TAP output would be stored as a blob.
+  const npmTest = {
+    command: 'set -o pipefail; npm test 2>&1 | grep -E "^(not ok|# (pass|fail))"',
+    description: "Run the project's tests",
+  };
+  if (!called("test")) return [text("Running the tests with bash."), call("test", "bash", npmTest)];
+  const first = result("test")?.text ?? "";
+  if (exitCodeOf(first) === 0) return [text(`The tests pass already: ${passLine(first)}.`)];
+  if (!called("read")) {
+    const failing = [...first.matchAll(/^not ok \d+ - (.*)$/gm)].map((match) => match[1]);
+    const count = /^# fail (\d+)/m.exec(first)?.[1] ?? String(failing.length);
+    return [
+      text(
+        `The tests fail (exit code ${exitCodeOf(first) ?? "unknown"}): ${count} failing${failing.length > 0 ? `, ${failing.join("; ")}` : ""}. The plural looks inverted; reading src/plural.mjs.`,
+      ),
+      call("read", "read_file", { path: "src/plural.mjs" }),
+    ];
+  }
+  if (!called("edit"))
+    return [
+      text("It adds the “s” when the count is one. Swapping the condition."),
+      call("edit", "edit_file", {
+        path: "src/plural.mjs",
+        // The demo project's JavaScript, quoted: `$` and `{` kept apart so no linter reads a placeholder.
+        old_string: "count > 1 ? word : `$" + "{word}s`",
+        new_string: "count === 1 ? word : `$" + "{word}s`",
+      }),
+    ];
+  if (!called("retest")) return [text("Running the tests again."), call("retest", "bash", npmTest)];
+  const second = result("retest")?.text ?? "";
+  return [
+    text(
+      exitCodeOf(second) === 0
+        ? `Fixed: the tests pass now (${passLine(second)}). bash ran in the sandbox the Pod compiled from its scope, so it needed no approval.`
+        : `The tests still fail: ${firstLine(second)}`,
+    ),
+  ];
+};
+
+function exitCodeOf(output: string): number | undefined {
+  const match = /\[exit code (\d+) · /.exec(output);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** `# pass 2` of node's test runner, as words. */
+function passLine(output: string): string {
+  const pass = /^# pass (\d+)/m.exec(output)?.[1];
+  return pass === undefined ? "see the output" : `${pass} passing`;
+}
+
 const finished: Step = () => [
   text(
     "That was the whole scripted tour: this model only knows its script. Run `yoake` in your own project with a provider key to talk to a real one.",
@@ -157,7 +209,7 @@ const finished: Step = () => [
 ];
 
 /** The steps in order: step n answers the n-th prompt. */
-export const DEMO_STEPS: readonly Step[] = [explain, fix, failures, wrapUp];
+export const DEMO_STEPS: readonly Step[] = [explain, fix, failures, wrapUp, tests];
 
 /** The step for the `promptCount`-th prompt (past the script: a closing remark). */
 export function stepFor(promptCount: number): Step {

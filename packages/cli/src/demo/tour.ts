@@ -8,6 +8,7 @@ export const DEMO_PROMPTS = [
   "Fix that typo.",
   "How many requests failed according to the log, and why?",
   "Check the fix once more, then sum up.",
+  "Now run the project's tests, and fix what fails.",
 ] as const;
 
 /** Says plainly what the demo is, before anything else is shown. */
@@ -15,4 +16,4 @@ export const SCRIPTED_NOTICE =
   "yoake demo: the model is SCRIPTED. A local mock provider speaks Anthropic's real streaming wire " +
   "format and plays a fixed conversation that reacts to the real requests (it reads the tool results " +
   "it is sent). No account, no key, no network. Everything else is real: the Pod, its manifest and " +
-  "scope, the file tools, approvals, the blob store with inspect, and context pruning.";
+  "scope, the file tools, the sandboxed shell, approvals, the blob store with inspect, and context pruning.";

@@ -47,7 +47,11 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
     while (result.status === "paused" && result.permissionRequest !== undefined) {
       const request = result.permissionRequest;
       const reason = `${request.tool} needs the user's approval, which cannot be asked in headless mode; rerun with --yes to allow it`;
-      io.stderr.write(`yoake: denied ${request.tool}: it needs approval (rerun with --yes to allow it)\n`);
+      // A command says why it asks: no sandbox, or an always-ask pattern.
+      const why = request.command === undefined ? "" : `; ${request.command.reason}`;
+      io.stderr.write(
+        `yoake: denied ${request.tool}: it needs approval${why} (rerun with --yes to allow it)\n`,
+      );
       denied.push({ tool: request.tool, callId: request.callId, reason });
       result = await pod.respond(request.id, { deny: reason }, runOptions);
     }

@@ -35,6 +35,8 @@ export type WorkerEvent =
     }
   | { type: "turn_end"; turn: number; response: Response }
   | { type: "tool_start"; call: ToolCall }
+  /** Output a running tool reported before its result (a command's output as it is written). */
+  | { type: "tool_progress"; callId: string; name: string; text: string }
   | { type: "tool_end"; call: ToolCall; result: ToolResultItem; durationMs: number }
   | { type: "run_end"; result: WorkerResult };
 

@@ -13,6 +13,8 @@ export interface ToolRunOptions {
   blobStore?: BlobStore;
   /** How outputs become history (inline limit, summaries); the seed's defaults when absent. */
   toolOutput?: HistoryResultOptions;
+  /** Where a call's `context.progress` goes. */
+  onProgress?: (call: ToolCall, text: string) => void;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function runTool(
     return errorResult(call, `${parsed.error}. Call ${call.name} again with corrected arguments.`);
 
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const outcome = await executeBounded(tool, parsed.value, call, options.signal, timeoutMs);
+  const outcome = await executeBounded(tool, parsed.value, call, options, timeoutMs);
   if (outcome.kind === "cancelled") return cancelledResult(call);
   if (outcome.kind === "timeout") return errorResult(call, `${call.name} timed out after ${timeoutMs} ms`);
   if (outcome.kind === "threw") return errorResult(call, `${call.name} failed: ${outcome.message}`);
@@ -70,9 +72,11 @@ function executeBounded(
   tool: Tool,
   args: unknown,
   call: ToolCall,
-  runSignal: AbortSignal,
+  options: ToolRunOptions,
   timeoutMs: number,
 ): Promise<Outcome> {
+  const runSignal = options.signal;
+  const onProgress = options.onProgress;
   if (runSignal.aborted) return Promise.resolve({ kind: "cancelled" });
   const controller = new AbortController();
   return new Promise<Outcome>((resolve) => {
@@ -91,7 +95,19 @@ function executeBounded(
       timeoutMs <= MAX_TIMER_DELAY_MS ? setTimeout(() => settle({ kind: "timeout" }), timeoutMs) : undefined;
     runSignal.addEventListener("abort", onAbort, { once: true });
     Promise.resolve()
-      .then(() => tool.execute(args, { signal: controller.signal, callId: call.id, toolName: call.name }))
+      .then(() =>
+        tool.execute(args, {
+          signal: controller.signal,
+          callId: call.id,
+          toolName: call.name,
+          ...(onProgress !== undefined && {
+            // Progress after the call settled (a tool that ignores its signal) is no longer news.
+            progress: (text: string) => {
+              if (!settled) onProgress(call, text);
+            },
+          }),
+        }),
+      )
       .then(
         (value) => settle({ kind: "ok", value }),
         (err: unknown) => settle({ kind: "threw", message: errorMessage(err) }),

@@ -86,6 +86,16 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
   const onRunAbort = (): void => stopAll(ctx.run.signal.reason);
   ctx.run.signal.addEventListener("abort", onRunAbort, { once: true });
   if (ctx.run.signal.aborted) stop.abort(ctx.run.signal.reason);
+  const runOptions: ToolRunOptions = {
+    ...ctx.run,
+    onProgress: (call, text) => {
+      try {
+        ctx.hub.emit({ type: "tool_progress", callId: call.id, name: call.name, text });
+      } catch {
+        // A listener failing on progress must not fail the tool, which is still running.
+      }
+    },
+  };
   const results = await Promise.all(
     stage.calls.map(async (call, i) => {
       const decision = stage.decisions[i];
@@ -97,7 +107,7 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
       try {
         ctx.hub.emit({ type: "tool_start", call });
         const started = performance.now();
-        result = await runTool(ctx.tools, call, { ...ctx.run, signal: own.signal });
+        result = await runTool(ctx.tools, call, { ...runOptions, signal: own.signal });
         const after = await firstAction<AfterToolAction | InterceptorAfterToolAction>(
           "afterToolCall",
           afterSteps(result, call, ctx),

@@ -8,6 +8,11 @@ export interface ToolContext {
   signal: AbortSignal;
   callId: string;
   toolName: string;
+  /**
+   * Tells listeners what the tool is doing while it runs (a `tool_progress` event): for output
+   * a user watches arrive, such as a command's. Not part of the result; absent outside a Worker.
+   */
+  progress?: (text: string) => void;
 }
 
 export type ToolResultValue = string | ToolOutput;

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { BeforeToolAction, Interceptor, ToolCall } from "@yoake/llm-worker";
 import type { ScopedFs } from "../scope/scoped-fs.js";
+import { BASH_TOOL_NAME } from "../shell/bash-tool.js";
+import type { CommandApprovals, CommandAsk } from "../shell/command-approval.js";
 import { previewToolCall } from "./diff-preview.js";
 import type { PermissionDecision, PermissionRequest } from "./permission.js";
 
@@ -27,6 +29,8 @@ export class Approvals {
     private readonly fs: ScopedFs,
     /** Cap on a diff preview, in bytes. */
     private readonly previewBytes: number,
+    /** Which `bash` commands ask (no sandbox, `always_ask`), beyond `tools.approve`. */
+    private readonly commands?: CommandApprovals,
   ) {
     this.required = new Set(required);
   }
@@ -46,7 +50,9 @@ export class Approvals {
    * A call whose arguments are not JSON is not asked about: it cannot run anyway.
    */
   async askBeforeToolCall(call: ToolCall): Promise<BeforeToolAction | undefined> {
-    if (!this.needsApproval(call.name) || call.parseError !== undefined) return undefined;
+    if (call.parseError !== undefined) return undefined;
+    const command = this.commandAsk(call);
+    if (!this.needsApproval(call.name) && command === undefined) return undefined;
     const preview = await previewToolCall(this.fs, call.name, call.arguments, this.previewBytes);
     this.pendingRequest = {
       id: randomUUID(),
@@ -54,6 +60,7 @@ export class Approvals {
       tool: call.name,
       arguments: call.arguments,
       ...(preview !== undefined && { preview }),
+      ...(command !== undefined && { command }),
     };
     return { action: "pause", reason: `waiting for the user's approval of ${call.name}` };
   }
@@ -78,10 +85,20 @@ export class Approvals {
       throw new Error(`no pending permission request ${JSON.stringify(id)}`);
     }
     this.pendingRequest = undefined;
-    if (decision === "allow_session") this.allowedForSession.add(request.tool);
+    // For a command the session allows its prefix (`npm test`), not every command.
+    if (decision === "allow_session" && request.command !== undefined)
+      this.commands?.allowForSession(request.command);
+    else if (decision === "allow_session") this.allowedForSession.add(request.tool);
     else if (decision !== "allow_once")
       this.denied.set(request.callId, decision.deny.trim() || "no reason given");
     return request;
+  }
+
+  /** Why a `bash` call asks although the tool itself needs no approval (or the session allowed it). */
+  private commandAsk(call: ToolCall): CommandAsk | undefined {
+    if (call.name !== BASH_TOOL_NAME || this.commands === undefined) return undefined;
+    const command = (call.arguments as { command?: unknown } | null)?.command;
+    return typeof command === "string" ? this.commands.check(command) : undefined;
   }
 
   /** Forgets the pending request (a new run replaced the paused one); returns it, if there was one. */

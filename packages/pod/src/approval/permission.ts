@@ -1,3 +1,5 @@
+import type { CommandAsk } from "../shell/command-approval.js";
+
 /** A preview of what an approved write or edit would change, computed read-only. */
 export type DiffPreview =
   /** `diff` is a unified diff (`--- a/<path>` / `+++ b/<path>`), cut by lines when long. */
@@ -18,6 +20,11 @@ export interface PermissionRequest {
   arguments: unknown;
   /** For `write_file` and `edit_file`: what the call would change. */
   preview?: DiffPreview;
+  /**
+   * For a `bash` command that asks although the tool needs no approval: why (no sandbox, an
+   * always-ask pattern) and what `allow_session` would allow (a prefix such as `npm test`).
+   */
+  command?: CommandAsk;
 }
 
 /**

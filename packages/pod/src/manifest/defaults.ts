@@ -15,6 +15,11 @@ export const DEFAULT_TOOL_OUTPUT_BYTES = 16_384;
 /** A Pod hook's time limit when its entry sets no `timeout_ms`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
+/** A `bash` command's time limit when neither the call nor `[shell] timeout_ms` gives one. */
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+/** The longest time limit a `bash` call may ask for unless `[shell] max_timeout_ms` says otherwise. */
+export const DEFAULT_SHELL_MAX_TIMEOUT_MS = 600_000;
+
 /**
  * Files that hold secrets by convention, kept from the model (read, write, `@path`, listings) in
  * every directory: environment files and private keys. A manifest that needs one read replaces

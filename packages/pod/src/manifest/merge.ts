@@ -29,7 +29,14 @@ export interface MergedLayers {
 }
 
 /** Lists that add up across layers instead of replacing each other. */
-const UNION_LISTS: ReadonlySet<string> = new Set(["scope.allow", "scope.deny", "hooks", "mcp"]);
+const UNION_LISTS: ReadonlySet<string> = new Set([
+  "scope.allow",
+  "scope.deny",
+  "hooks",
+  "mcp",
+  // A project must not drop the user's own always-ask commands.
+  "shell.always_ask",
+]);
 
 /**
  * Fills in a layer's scope rules: a bare path means read access, recursive; `~/` is expanded; each

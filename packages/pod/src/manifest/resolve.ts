@@ -1,7 +1,13 @@
 import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
 import type { Scope } from "../scope/rules.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
-import { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TURNS } from "./defaults.js";
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  DEFAULT_SHELL_MAX_TIMEOUT_MS,
+  DEFAULT_SHELL_TIMEOUT_MS,
+  DEFAULT_TOOL_OUTPUT_BYTES,
+  DEFAULT_TURNS,
+} from "./defaults.js";
 import { ManifestError, type ManifestIssue } from "./manifest-error.js";
 import { type McpServerSpec, resolveMcpServers } from "./mcp-resolve.js";
 import type { MergedLayers } from "./merge.js";
@@ -63,6 +69,26 @@ export interface Limits {
   toolOutputBytes: number;
 }
 
+/** `[shell]`, resolved: how the `bash` tool is confined and when it asks. */
+export interface ShellSettings {
+  /** False: the manifest turned the sandbox off on purpose (commands run unconfined, after approval). */
+  sandbox: boolean;
+  /** Whether sandboxed commands may reach the network. */
+  network: boolean;
+  /** What happens when the sandbox cannot work: ask before every command, or no `bash` tool. */
+  unsandboxed: "ask" | "off";
+  /** Environment variables passed to commands besides PATH, HOME, LANG and TERM. */
+  env: string[];
+  /** False: no command asks (no sandbox, `alwaysAsk`); what `--yes` sets. */
+  ask: boolean;
+  /** Command patterns that always need approval (`*` a wildcard), every layer's together. */
+  alwaysAsk: string[];
+  /** A command's time limit when the call gives none. */
+  timeoutMs: number;
+  /** The longest time limit a call may ask for. */
+  maxTimeoutMs: number;
+}
+
 /** A point of a run a Pod hook runs at. */
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -105,6 +131,8 @@ export interface Manifest {
   limits: Limits;
   /** `[[hooks]]` of every layer, lowest layer first. */
   hooks: HookSpec[];
+  /** `[shell]`: the `bash` tool's sandbox and approvals. */
+  shell: ShellSettings;
   /** The `[[mcp]]` servers to start (enabled ones only), a higher layer's entry replacing a same-named lower one. */
   mcp: McpServerSpec[];
   /** Which layer set each scalar key, e.g. `"generation.temperature": "/repo/.yoake/manifest.toml"`. */
@@ -183,9 +211,36 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
         source: hook.source,
       }),
     ),
+    shell: resolveShell(merged.shell ?? {}, keySources, warnings),
     mcp: resolveMcpServers(merged.mcp ?? [], context.projectRoot, warnings),
     keySources,
     warnings,
+  };
+}
+
+function resolveShell(
+  table: NonNullable<MergedLayers["merged"]["shell"]>,
+  keySources: Record<string, string>,
+  warnings: string[],
+): ShellSettings {
+  const maxTimeoutMs = table.max_timeout_ms ?? Math.max(DEFAULT_SHELL_MAX_TIMEOUT_MS, table.timeout_ms ?? 0);
+  let timeoutMs = table.timeout_ms ?? Math.min(DEFAULT_SHELL_TIMEOUT_MS, maxTimeoutMs);
+  if (timeoutMs > maxTimeoutMs) {
+    warnings.push(
+      `shell.timeout_ms (${timeoutMs}, from ${keySources["shell.timeout_ms"]}) is above shell.max_timeout_ms ` +
+        `(${maxTimeoutMs}): commands get ${maxTimeoutMs} ms`,
+    );
+    timeoutMs = maxTimeoutMs;
+  }
+  return {
+    sandbox: table.sandbox ?? true,
+    network: table.network ?? false,
+    unsandboxed: table.unsandboxed ?? "ask",
+    env: table.env ?? [],
+    ask: table.ask ?? true,
+    alwaysAsk: table.always_ask ?? [],
+    timeoutMs,
+    maxTimeoutMs,
   };
 }
 

@@ -67,6 +67,33 @@ const hookSchema = z
     },
   );
 
+/**
+ * `[shell]`. `sandbox`, `network`, `env`, `ask` and `unsandboxed` widen what a command can reach
+ * or when it asks: a project's manifest may set them only once the project is trusted.
+ */
+const shellSchema = z
+  .strictObject({
+    /** false: no sandbox on purpose; every command then asks (or, `unsandboxed = "off"`, no `bash`). */
+    sandbox: z.boolean(),
+    /** Let sandboxed commands reach the network (default false: no network at all). */
+    network: z.boolean(),
+    /** When the sandbox cannot work: `ask` approval for every command, shown as unsandboxed; `off`: no `bash` tool. */
+    unsandboxed: z.enum(["ask", "off"]),
+    /** Environment variables passed to commands besides PATH, HOME, LANG and TERM. */
+    env: z.array(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" }),
+    ),
+    /** false: no command asks for approval (what `--yes` sets); `tools.approve` still applies. */
+    ask: z.boolean(),
+    /** Commands that always need approval, even in the sandbox: `rm -rf`, `git push`, `*` a wildcard. */
+    always_ask: z.array(z.string().min(1)),
+    /** A command's time limit when the call gives none. */
+    timeout_ms: positiveInteger,
+    /** The longest time limit a call may ask for. */
+    max_timeout_ms: positiveInteger,
+  })
+  .partial();
+
 const modelSchema = z
   .strictObject({
     /** `provider/model`, looked up in the built-in catalogue. */
@@ -128,6 +155,8 @@ export const manifestLayerSchema = z
     hooks: z.array(hookSchema),
     /** `[[mcp]]`: MCP servers started with the Pod; every layer adds, a same-named entry replaces. */
     mcp: mcpServersSchema,
+    /** `[shell]`: the `bash` tool's sandbox and approvals (see the package README, "Shell"). */
+    shell: shellSchema,
   })
   .partial();
 

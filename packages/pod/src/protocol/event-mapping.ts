@@ -37,6 +37,8 @@ export function toWireEvent(event: PodEvent, history: () => readonly Item[]): Wi
     }
     case "tool_start":
       return { event: "tool_start", callId: event.call.id, name: event.call.name };
+    case "tool_progress":
+      return { event: "tool_progress", callId: event.callId, name: event.name, text: event.text };
     case "tool_end": {
       const { result } = event;
       return {

@@ -61,6 +61,14 @@ const permissionRequestShape = {
   tool: z.string(),
   arguments: z.unknown(),
   preview: diffPreviewSchema.optional(),
+  command: z
+    .object({
+      command: z.string(),
+      sandboxed: z.boolean(),
+      reason: z.string(),
+      sessionAllows: z.object({ kind: z.enum(["prefix", "exact"]), text: z.string() }),
+    })
+    .optional(),
 };
 const permissionRequestSchema = z.object(permissionRequestShape) satisfies z.ZodType<PermissionRequest>;
 
@@ -302,6 +310,8 @@ export type WireEvent =
   | { event: "tool_call_done"; callId: string; name: string; arguments: unknown; parseError?: string }
   /** The tool runs now. */
   | { event: "tool_start"; callId: string; name: string }
+  /** Output of the running tool as it arrives (a `bash` command's), before its `tool_result`. */
+  | { event: "tool_progress"; callId: string; name: string; text: string }
   /** What the tool returned: `content` is what the model reads while fresh, `summary` what stays. */
   | {
       event: "tool_result";
@@ -374,6 +384,7 @@ export const wireEventSchema = z.discriminatedUnion("event", [
     parseError: z.string().optional(),
   }),
   z.object({ event: z.literal("tool_start"), callId: z.string(), name: z.string() }),
+  z.object({ event: z.literal("tool_progress"), callId: z.string(), name: z.string(), text: z.string() }),
   z.object({
     event: z.literal("tool_result"),
     callId: z.string(),

@@ -45,6 +45,7 @@ describe.runIf(process.platform === "linux" && hasBubblewrap)(
           "--dev",
           "/dev",
           process.execPath,
+          "--conditions=@yoake/source",
           "--import",
           "tsx",
           script,

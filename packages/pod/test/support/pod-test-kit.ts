@@ -19,8 +19,8 @@ export interface PodTestbed {
   mock: MockProvider;
   /** Writes a file of the project, making its directories. */
   put(relative: string, content: string | Uint8Array): string;
-  /** A Pod on the project, talking to the mock, with the given overrides on top. */
-  createPod(overrides?: ManifestLayerInput): Promise<Pod>;
+  /** A Pod on the project, talking to the mock, with the given overrides on top (and `env` over its environment). */
+  createPod(overrides?: ManifestLayerInput, env?: Record<string, string>): Promise<Pod>;
   /** Every event the Pod emitted, in order (recorded from creation on). */
   events(pod: Pod): PodEvent[];
   /** The JSON text of the `n`th request the mock received. */
@@ -47,7 +47,7 @@ export function usePodTestbed(): () => PodTestbed {
       base,
       mock,
       put,
-      createPod: async (overrides = {}) => {
+      createPod: async (overrides = {}, extraEnv = {}) => {
         const pod = await Pod.create({
           cwd: project,
           // The tests write the project's manifest themselves.
@@ -57,6 +57,7 @@ export function usePodTestbed(): () => PodTestbed {
             XDG_STATE_HOME: path.join(base, "state"),
             PATH: process.env.PATH,
             MOCK_KEY: "test-key",
+            ...extraEnv,
           },
           overrides: {
             model: {

@@ -15,6 +15,8 @@ const STREAMING_TAIL_CHARS = 160;
 /** A seed-000 summary is at most 400 bytes: shown whole, cut only if a long one gets here. */
 const STORED_SUMMARY_LINES = 12;
 const DIFF_LINES = 14;
+/** The last lines of a running command's output shown on its card. */
+const PROGRESS_LINES = 8;
 const ERROR_LINES = 4;
 
 export interface ToolCardProps {
@@ -39,6 +41,7 @@ export function ToolCard({ card }: ToolCardProps) {
       </Box>
       <Box flexDirection="column" paddingLeft={2}>
         <ArgumentsView card={card} />
+        {card.phase === "running" && card.progress !== undefined && <ProgressView text={card.progress} />}
         {card.result !== undefined && <ResultView result={card.result} />}
         {card.phase === "denied" && card.deniedReason !== undefined && card.deniedReason !== "" && (
           <Text color="red">⎿ denied: {firstLine(card.deniedReason, 200)}</Text>
@@ -115,6 +118,22 @@ function ArgumentsView({ card }: ToolCardProps) {
       {entries.length > shown.length && (
         <Text dimColor>… {entries.length - shown.length} more arguments</Text>
       )}
+    </Box>
+  );
+}
+
+/** The latest lines a running tool wrote (a command's output), as they arrive. */
+function ProgressView({ text }: { text: string }) {
+  const lines = text.replace(/\n$/, "").split("\n").slice(-PROGRESS_LINES);
+  return (
+    <Box flexDirection="column">
+      {lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the tail of a stream; position is identity
+        <Text key={i} dimColor wrap="truncate-end">
+          {"│ "}
+          {line}
+        </Text>
+      ))}
     </Box>
   );
 }

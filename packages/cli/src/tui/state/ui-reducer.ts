@@ -59,6 +59,9 @@ function reduce(state: UiState, action: UiAction): UiState {
   }
 }
 
+/** What a card keeps of a running tool's output: more than it shows, so lines stay whole. */
+const PROGRESS_KEPT_CHARS = 4000;
+
 function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
   switch (event.type) {
     case "run_start": {
@@ -120,6 +123,11 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
     }
     case "tool_start":
       return updateCard(state, event.call.id, (card) => ({ ...card, phase: "running", startedAt: at }));
+    case "tool_progress":
+      return updateCard(state, event.callId, (card) => ({
+        ...card,
+        progress: ((card.progress ?? "") + event.text).slice(-PROGRESS_KEPT_CHARS),
+      }));
     case "tool_end":
       return updateCard(
         state,

@@ -40,6 +40,8 @@ export interface ToolCardState {
   result?: ToolCardResult;
   /** The user's reason, when denied. */
   deniedReason?: string;
+  /** The end of what the tool reported while running (a command's output), for the card. */
+  progress?: string;
 }
 
 /** Tones of the UI's own lines (command output, cancellations, failures). */

@@ -1,0 +1,52 @@
+/**
+ * What the sandbox must not get in the way of: a project's tests with npm, git reading the
+ * repository, a command reading stdin. Real programs in the real sandbox.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { exitCode, shellBed } from "../../test/support/shell-test-kit.js";
+
+describe("ordinary work in the sandbox", () => {
+  it("npm test runs a small project's tests and reports their failure through the exit code", async () => {
+    const { bash, project } = await shellBed({
+      files: {
+        "package.json": JSON.stringify({ name: "tiny", version: "1.0.0", scripts: { test: "node test.js" } }),
+        "sum.js": "module.exports = (a, b) => a - b;\n",
+        "test.js":
+          "const assert = require('node:assert');\nassert.strictEqual(require('./sum.js')(2, 3), 5);\nconsole.log('tests pass');\n",
+      },
+    });
+    const failing = await bash({ command: "npm test" });
+    expect(exitCode(failing)).not.toBe(0);
+    expect(failing).toContain("AssertionError");
+    writeFileSync(path.join(project, "sum.js"), "module.exports = (a, b) => a + b;\n");
+    const passing = await bash({ command: "npm test" });
+    expect(passing).toContain("tests pass");
+    expect(exitCode(passing)).toBe(0);
+  });
+
+  it("git status and git diff read the repository, and git commit cannot write it", async () => {
+    const { bash, project } = await shellBed({ files: { "a.txt": "one\n" } });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: project });
+    execFileSync("rm", ["-rf", path.join(project, ".git")]);
+    git("init", "-q");
+    git("add", "a.txt");
+    git("commit", "-qm", "first");
+    writeFileSync(path.join(project, "a.txt"), "two\n");
+    const status = await bash({ command: "git status --short" });
+    expect(status).toMatch(/^ M a\.txt\n\[exit code 0/);
+    const diff = await bash({ command: "git diff" });
+    expect(diff).toContain("-one\n+two");
+    const commit = await bash({ command: "git -c user.name=m -c user.email=m@m commit -qam second" });
+    expect(exitCode(commit)).not.toBe(0);
+    expect(git("log", "--oneline").toString().trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a command that reads stdin gets /dev/null and ends", async () => {
+    const { bash } = await shellBed();
+    expect(await bash({ command: 'read line; echo "read returned $?"' })).toContain("read returned 1");
+  });
+});

@@ -1,0 +1,87 @@
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { shellBed } from "../../test/support/shell-test-kit.js";
+import { probeSandbox } from "./sandbox-probe.js";
+
+/** A PATH with bash and nothing else: no bwrap on it. */
+const bin = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-nobwrap-")));
+mkdirSync(bin, { recursive: true });
+symlinkSync(realpathSync("/bin/bash"), path.join(bin, "bash"));
+afterAll(() => rmSync(bin, { recursive: true, force: true }));
+
+describe("the sandbox probe", () => {
+  it("finds bubblewrap on PATH and runs it", async () => {
+    const status = await probeSandbox(
+      { root: tmpdir(), allow: [], deny: [] },
+      { network: false, hide: [] },
+      { PATH: process.env.PATH },
+    );
+    expect(status).toMatchObject({ ok: true, sandbox: { name: "bubblewrap" } });
+  });
+
+  it("says bubblewrap is missing and how to install it when it is not on PATH", async () => {
+    const status = await probeSandbox(
+      { root: tmpdir(), allow: [], deny: [] },
+      { network: false, hide: [] },
+      { PATH: bin },
+    );
+    expect(status).toEqual({
+      ok: false,
+      reason: "bubblewrap (bwrap) is not on PATH",
+      fix: expect.stringContaining("apt install bubblewrap"),
+    });
+  });
+
+  it("says why bubblewrap fails when it cannot build its sandbox", async () => {
+    // A bwrap that cannot create namespaces answers as a real one does when they are restricted.
+    const fake = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-fakebwrap-")));
+    writeFileSync(
+      path.join(fake, "bwrap"),
+      "#!/bin/bash\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n",
+    );
+    chmodSync(path.join(fake, "bwrap"), 0o755);
+    try {
+      const status = await probeSandbox(
+        { root: tmpdir(), allow: [], deny: [] },
+        { network: false, hide: [] },
+        { PATH: fake },
+      );
+      expect(status).toMatchObject({
+        ok: false,
+        reason: "bubblewrap cannot create its sandbox: bwrap: setting up uid map: Permission denied",
+      });
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
+  it("without bwrap the shell is not silently unsandboxed: it warns with the fix and marks every result", async () => {
+    const bed = await shellBed({ env: { PATH: bin, HOME: "/nonexistent" } });
+    expect(bed.shell.sandboxed).toBe(false);
+    expect(bed.warnings).toEqual([
+      expect.stringMatching(
+        /^no sandbox for commands: bubblewrap \(bwrap\) is not on PATH; every bash command will ask for approval, unsandboxed\. Fix: install it: apt install bubblewrap/,
+      ),
+    ]);
+    expect(await bed.bash({ command: "echo hi" })).toMatch(
+      /^hi\n\[exit code 0 · [\d.]+ s · not sandboxed\]$/,
+    );
+  });
+
+  it('with unsandboxed = "off" there is no shell at all', async () => {
+    await expect(
+      shellBed({ env: { PATH: bin, HOME: "/nonexistent" }, overrides: { shell: { unsandboxed: "off" } } }),
+    ).rejects.toThrow(/no shell: no sandbox for commands: .*the bash tool is off/);
+  });
+
+  it("shell.sandbox = false turns the sandbox off on purpose: no probe, the same warning, every result marked", async () => {
+    const bed = await shellBed({ overrides: { shell: { sandbox: false } } });
+    expect(bed.shell.sandboxed).toBe(false);
+    expect(bed.warnings).toEqual([
+      "no sandbox for commands: the manifest turned it off (shell.sandbox = false, from overrides); every bash command will ask for approval, unsandboxed. Fix: remove shell.sandbox = false",
+    ]);
+    expect(await bed.bash({ command: "echo hi" })).toMatch(/· not sandboxed\]$/);
+  });
+});

@@ -1,0 +1,100 @@
+import { execFile } from "node:child_process";
+import { access, constants, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Scope } from "../scope/rules.js";
+import { BubblewrapSandbox, type ConfinementOptions } from "./bubblewrap.js";
+import type { SandboxStatus } from "./sandbox.js";
+import { SANDBOX_EXEC_PATH, SeatbeltSandbox } from "./seatbelt.js";
+
+/** A probe that has not answered by then counts as a failure. */
+const PROBE_TIMEOUT_MS = 15_000;
+
+/**
+ * Finds out once, when the Pod starts, whether commands can be confined here: runs the sandbox
+ * with the same namespaces and mounts a command gets, around `true`. Never throws: a sandbox that
+ * cannot work comes back as the reason and the fix, in words for the user.
+ */
+export async function probeSandbox(
+  scope: Scope,
+  options: ConfinementOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform = process.platform,
+): Promise<SandboxStatus> {
+  if (platform === "darwin") return probeSeatbelt(scope, options);
+  if (platform !== "linux")
+    return {
+      ok: false,
+      reason: `there is no sandbox for commands on ${platform}`,
+      fix: "run Yoake on Linux (bubblewrap) or macOS (sandbox-exec) to confine commands",
+    };
+  const bwrap = await findOnPath("bwrap", env.PATH ?? "");
+  if (bwrap === undefined)
+    return {
+      ok: false,
+      reason: "bubblewrap (bwrap) is not on PATH",
+      fix: "install it: apt install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora), pacman -S bubblewrap (Arch)",
+    };
+  const sandbox = new BubblewrapSandbox(bwrap, scope, options);
+  const launch = await sandbox.launch(["true"], scope.root, { PATH: env.PATH ?? "/usr/bin:/bin" });
+  const failure = await runProbe(launch.file, launch.args, launch.env);
+  if (failure === undefined) return { ok: true, sandbox };
+  return { ok: false, reason: `bubblewrap cannot create its sandbox: ${failure}`, fix: await namespaceFix() };
+}
+
+async function probeSeatbelt(scope: Scope, options: ConfinementOptions): Promise<SandboxStatus> {
+  const sandbox = new SeatbeltSandbox(scope, options);
+  const launch = await sandbox.launch(["/usr/bin/true"], scope.root, { PATH: "/usr/bin:/bin" });
+  const failure = await runProbe(launch.file, launch.args, launch.env);
+  if (failure === undefined) return { ok: true, sandbox };
+  return {
+    ok: false,
+    reason: `sandbox-exec (${SANDBOX_EXEC_PATH}) cannot confine commands: ${failure}`,
+    fix: "check that sandbox-exec runs (it ships with macOS); a managed Mac may forbid it",
+  };
+}
+
+/** Undefined when the probe ran; else its failure, in one line. */
+function runProbe(
+  file: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(file, [...args], { env: { ...env }, timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
+      if (error === null) return resolve(undefined);
+      const said = String(stderr).trim().split("\n").at(-1);
+      resolve(said !== undefined && said !== "" ? said : error.message.split("\n")[0]);
+    });
+  });
+}
+
+/** What keeps unprivileged user namespaces from working here, as the sysctl that lifts it. */
+async function namespaceFix(): Promise<string> {
+  const read = (file: string): Promise<string | undefined> =>
+    readFile(file, "utf8").then(
+      (text) => text.trim(),
+      () => undefined,
+    );
+  if ((await read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")) === "1")
+    return "AppArmor restricts user namespaces: sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or give bwrap an AppArmor profile that allows userns";
+  if ((await read("/proc/sys/kernel/unprivileged_userns_clone")) === "0")
+    return "unprivileged user namespaces are off: sysctl -w kernel.unprivileged_userns_clone=1";
+  if ((await read("/proc/sys/user/max_user_namespaces")) === "0")
+    return "user namespaces are off: sysctl -w user.max_user_namespaces=15000";
+  return 'in a container, allow user namespaces (e.g. docker run --security-opt seccomp=unconfined), or set [shell] unsandboxed = "off"';
+}
+
+/** The executable `name` in one of `searchPath`'s directories, as the shell would find it. */
+export async function findOnPath(name: string, searchPath: string): Promise<string | undefined> {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (dir === "" || !path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    try {
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+import type { ShellLaunch } from "./shell-process.js";
+
+/**
+ * An OS sandbox compiled from the Pod's scope. `launch` is called per command, so that paths
+ * made since the last one (a `.env` created, a denied directory appearing) are confined too.
+ */
+export interface Sandbox {
+  /** The mechanism, as messages name it: `bubblewrap` or `sandbox-exec`. */
+  readonly name: string;
+  /** How to run `argv` in `cwd` with exactly `env`, confined. */
+  launch(argv: readonly string[], cwd: string, env: Readonly<Record<string, string>>): Promise<ShellLaunch>;
+}
+
+/** What the start-up probe found: a sandbox that works, or why there is none and how to get one. */
+export type SandboxStatus =
+  | { ok: true; sandbox: Sandbox }
+  | {
+      ok: false;
+      /** One line: what failed. */
+      reason: string;
+      /** One line: what the user can do about it (a package to install, a sysctl). */
+      fix: string;
+    };
+
+/**
+ * The argv of one command: `bash -c <command>` with stderr sent into stdout, so the output is
+ * interleaved exactly as it was written. The outer bash only sets that up and `exec`s.
+ */
+export function bashArgv(command: string): string[] {
+  return ["bash", "-c", 'exec bash -c "$1" 2>&1', "bash", command];
+}
+
+/** Runs a command with no confinement at all: only after the user approved it, shown as unsandboxed. */
+export function unconfinedLaunch(
+  argv: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): ShellLaunch {
+  const [file, ...args] = argv;
+  return { file: file as string, args, cwd, env };
+}
