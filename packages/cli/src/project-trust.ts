@@ -16,6 +16,7 @@ const KIND_NAMES: Readonly<Record<TrustRequest["kind"], string>> = {
   scope_outside: "paths outside the project",
   fewer_approvals: "fewer approvals",
   secret_files: "secret files",
+  shell: "a wider shell sandbox",
   setting: "other settings",
 };
 

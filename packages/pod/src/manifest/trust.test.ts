@@ -245,14 +245,33 @@ describe("what needs no trust", () => {
 describe("classifyLayer", () => {
   it("treats a key it does not know as a request, naming each value", async () => {
     const below = normalizeLayer(DEFAULT_LAYER, "defaults", home);
-    const layer = { shell: { network: true, env: ["AWS_PROFILE"] }, scope: { hard_links: true } };
+    const layer = { scope: { hard_links: true }, future: { switch: "on" } };
     const { safe, requests } = await classifyLayer(layer as never, { projectRoot: repo, below });
     expect(requests).toEqual([
-      { kind: "setting", key: "shell.network", description: "set shell.network = true" },
-      { kind: "setting", key: "shell.env", description: 'set shell.env = ["AWS_PROFILE"]' },
       { kind: "setting", key: "scope.hard_links", description: "set scope.hard_links = true" },
+      { kind: "setting", key: "future.switch", description: 'set future.switch = "on"' },
     ]);
     expect(safe).toEqual({ scope: {} });
+  });
+
+  it("[shell]: what widens the sandbox is a request, what narrows it applies", async () => {
+    const below = normalizeLayer(DEFAULT_LAYER, "defaults", home);
+    const widening = await classifyLayer(
+      { shell: { sandbox: false, network: true, env: ["AWS_PROFILE"], ask: false, timeout_ms: 5_000 } },
+      { projectRoot: repo, below },
+    );
+    expect(widening.requests.map((request) => [request.kind, request.key])).toEqual([
+      ["shell", "shell.sandbox"],
+      ["shell", "shell.network"],
+      ["shell", "shell.env"],
+      ["shell", "shell.ask"],
+    ]);
+    expect(widening.requests[2]?.description).toContain("AWS_PROFILE");
+    expect(widening.safe).toEqual({ shell: { timeout_ms: 5_000 } });
+    const narrowing = { network: false, ask: true, unsandboxed: "off" as const, always_ask: ["make deploy"] };
+    const tight = await classifyLayer({ shell: narrowing }, { projectRoot: repo, below });
+    expect(tight.requests).toEqual([]);
+    expect(tight.safe).toEqual({ shell: narrowing });
   });
 
   it("a scheme other than the provider's is a request: the provider's key would go to another host", async () => {

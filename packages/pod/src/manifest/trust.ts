@@ -22,6 +22,8 @@ export type TrustRequestKind =
   | "fewer_approvals"
   /** `scope.secret_files` without a pattern the layers below keep secret. */
   | "secret_files"
+  /** `[shell]` widening the `bash` tool's sandbox: no sandbox, the network, passed variables, no asking. */
+  | "shell"
   /**
    * Any other key: every key this classifier does not know to be harmless needs trust, so a key
    * added later (`[shell]`, `scope.hard_links`, ...) is never applied unasked.
@@ -82,6 +84,9 @@ export async function classifyLayer(
       case "scope":
         safe.scope = await classifyScope(value as NonNullable<NormalizedLayer["scope"]>, context, requests);
         break;
+      case "shell":
+        safe.shell = classifyShell(value as NonNullable<NormalizedLayer["shell"]>, requests);
+        break;
       case "hooks":
         (value as SourcedHook[]).forEach((hook, index) => {
           requests.push({ kind: "hook", key: `hooks[${index}]`, description: describeHook(hook) });
@@ -101,6 +106,28 @@ export async function classifyLayer(
     }
   }
   return { safe: safe as NormalizedLayer, requests };
+}
+
+type ShellTable = NonNullable<NormalizedLayer["shell"]>;
+
+/**
+ * `[shell]`: what keeps the sandbox as tight as the defaults or tighter applies (more `always_ask`
+ * patterns, time limits, `unsandboxed = "off"`); what widens it waits for trust.
+ */
+function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable {
+  const { sandbox, network, env, ask, ...rest } = shell;
+  const safe: ShellTable = rest;
+  const request = (key: string, description: string): void => {
+    requests.push({ kind: "shell", key: `shell.${key}`, description });
+  };
+  if (sandbox === false) request("sandbox", "run commands without the sandbox (each one then asks first)");
+  else if (sandbox !== undefined) safe.sandbox = sandbox;
+  if (network === true) request("network", "let commands reach the network");
+  else if (network !== undefined) safe.network = network;
+  if (env !== undefined && env.length > 0) request("env", `pass your ${env.join(", ")} to commands`);
+  if (ask === false) request("ask", "run every command without asking, even those always_ask lists");
+  else if (ask !== undefined) safe.ask = ask;
+  return safe;
 }
 
 type ModelTable = NonNullable<NormalizedLayer["model"]>;
