@@ -45,10 +45,11 @@ describe.skipIf(!hasTmux)("bash in the terminal UI", () => {
     base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-e2e-bash-")));
     project = path.join(base, "proj");
     mkdirSync(path.join(project, ".git"), { recursive: true });
-    mkdirSync(path.join(project, ".yoake"), { recursive: true });
+    // The model lives in the user's own manifest: a project's base URL would first ask for trust.
+    mkdirSync(path.join(base, "config", "yoake"), { recursive: true });
     mock = await startMockProvider();
     writeFileSync(
-      path.join(project, ".yoake", "manifest.toml"),
+      path.join(base, "config", "yoake", "manifest.toml"),
       [
         "[model]",
         'scheme = "anthropic"',
@@ -86,7 +87,7 @@ describe.skipIf(!hasTmux)("bash in the terminal UI", () => {
       ].join(" "),
       project,
     );
-    await screen.waitFor("○ ready · /help", 15_000);
+    await screen.waitFor("○ ready · /help", 60_000);
     screen.type("run it");
     screen.press("Enter");
     // The command never ends by itself: what the card shows came while it ran.
