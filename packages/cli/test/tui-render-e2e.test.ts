@@ -49,14 +49,21 @@ describe.skipIf(!hasTmux)("the terminal UI drawn in a small terminal", () => {
     const sent = await screen.waitFor('line 30".');
     expect(sent).toMatch(/ {2}line 29\n {2}line 30\n\nStill here/);
 
-    // Narrower: one input box on screen, not the old one beside the new one.
+    // Narrower, then wider: one input box, the new one, on screen and in the scrollback alike
+    // (the terminal reflows the old frame, which ink then cannot erase).
+    await screen.waitFor("○ ready");
+    screen.type("a draft");
+    await screen.waitFor("│ › a draft");
     screen.resize(40, 16);
-    const narrow = await screen.waitUntil(
-      (shown) => shown.includes("○ ready") && boxTops(shown) === 1,
-      "one input box after the resize",
-      { visibleOnly: true },
+    await screen.waitUntil((shown) => /│ › a draft +│\n╰─{38}╯/.test(shown), "the box redrawn 40 wide");
+    screen.resize(80, 16);
+    const wide = await screen.waitUntil(
+      (shown) => /│ › a draft +│\n╰─{78}╯/.test(shown),
+      "the box redrawn 80 wide",
     );
-    expect(narrow).toContain("╰──────");
+    expect(boxTops(wide)).toBe(1);
+    expect(wide).toContain('line 30".');
+    screen.press("C-u");
     screen.type("/quit\r");
     await screen.waitFor("[exit 0]");
   }, 180_000);
