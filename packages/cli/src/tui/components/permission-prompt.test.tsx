@@ -33,6 +33,24 @@ function show(req: PermissionRequest = request) {
 }
 
 describe("PermissionPrompt", () => {
+  it("says why a bash command asks (unsandboxed) and what allowing it for the session would allow", () => {
+    const { lastFrame, unmount } = show({
+      id: "p2",
+      callId: "c2",
+      tool: "bash",
+      arguments: { command: "npm test" },
+      command: {
+        command: "npm test",
+        sandboxed: false,
+        reason: "unsandboxed: nothing confines this command",
+        sessionAllows: { kind: "prefix", text: "npm test" },
+      },
+    });
+    expect(lastFrame()).toContain("unsandboxed: nothing confines this command");
+    expect(lastFrame()).toContain('Allow for this session (a) — commands starting with "npm test"');
+    unmount();
+  });
+
   it("shows the tool, its path and the diff, without repeating the replaced strings", () => {
     const { lastFrame, unmount } = show();
     expect(lastFrame()).toContain("edit_file wants to run on src/greet.ts");

@@ -82,6 +82,13 @@ export function PermissionPrompt({ request, onDecision, onCancel }: PermissionPr
         wants to run{preview?.path !== undefined ? ` on ${preview.path}` : ""}
       </Text>
       <ArgumentLines args={request.arguments} hideDiffed={preview?.ok === true} />
+      {request.command !== undefined && (
+        <Box marginTop={1}>
+          <Text color={request.command.sandboxed ? "yellow" : "red"} bold={!request.command.sandboxed}>
+            {request.command.reason}
+          </Text>
+        </Box>
+      )}
       {preview?.ok === true && (
         <Box flexDirection="column" marginTop={1}>
           {preview.newFile && <Text color="green">new file</Text>}
@@ -99,6 +106,9 @@ export function PermissionPrompt({ request, onDecision, onCancel }: PermissionPr
           <Text key={choice.key} color={i === selected ? "cyan" : undefined}>
             {i === selected ? "› " : "  "}
             {i + 1}. {choice.label} ({choice.key})
+            {i === 1 && request.command !== undefined && (
+              <Text dimColor> {sessionAllowance(request.command)}</Text>
+            )}
           </Text>
         ))}
       </Box>
@@ -115,6 +125,12 @@ export function PermissionPrompt({ request, onDecision, onCancel }: PermissionPr
       )}
     </Box>
   );
+}
+
+/** What "allow for this session" would allow of a command: a prefix, or this command alone. */
+function sessionAllowance(ask: NonNullable<PermissionRequest["command"]>): string {
+  const { kind, text } = ask.sessionAllows;
+  return kind === "prefix" ? `— commands starting with "${text}"` : `— exactly "${text}"`;
 }
 
 function ArgumentLines({ args, hideDiffed }: { args: unknown; hideDiffed: boolean }) {
