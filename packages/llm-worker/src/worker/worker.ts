@@ -3,6 +3,7 @@ import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
 import { type Response, ResponseAssembler, type ToolCall } from "../llm-client/response.js";
+import type { OutputSpec } from "../structured/output-schema.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { separateDuplicateCalls } from "./duplicate-calls.js";
@@ -20,6 +21,7 @@ import type {
   TurnEndAction,
 } from "./hooks.js";
 import { addUsage, type WorkerResult } from "./result.js";
+import { RunOutput } from "./run-output.js";
 import { type Tool, toolDefinition } from "./tool.js";
 import { cancelledResult } from "./tool-runner.js";
 import { decidedResult, runToolStage, type ToolStage, unansweredCalls } from "./tool-stage.js";
@@ -47,8 +49,16 @@ export interface WorkerOptions {
   strictToolSchemas?: boolean;
 }
 
-export interface RunOptions {
+export interface RunOptions<T = unknown> {
   signal?: AbortSignal;
+  /**
+   * Ask for the final answer as JSON matching this schema (zod, typed; or `outputSchema(json)`):
+   * every request of the run carries it in the provider's native mode, and the answer is validated
+   * into the result's `output`. An answer that does not validate fails the run (`invalid_output`).
+   */
+  output?: OutputSpec<T>;
+  /** Send the validation issues back once and take the corrected answer (default false). */
+  repairOutput?: boolean;
 }
 
 /** What every Worker can do, cache-locked or not: run turns, read history, listen. */
@@ -56,7 +66,8 @@ export interface WorkerApi extends WorkerEvents {
   readonly history: readonly Item[];
   readonly isRunning: boolean;
   readonly isPaused: boolean;
-  run(input: string | Item[], options?: RunOptions): Promise<WorkerResult>;
+  run<T = unknown>(input: string | Item[], options?: RunOptions<T>): Promise<WorkerResult<T>>;
+  /** Continues a paused run; its output schema, if it had one, still holds. */
   resume(options?: RunOptions): Promise<WorkerResult>;
   /** The events of one run as an async iterable, ending with `run_end` (which carries the result). */
   stream(input: string | Item[], options?: RunOptions): AsyncIterable<WorkerEvent>;
@@ -89,6 +100,8 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private running = false;
   private lockedFlag = false;
   private previousUsage: Usage | undefined;
+  /** The structured output asked of the current (or paused) run. */
+  private output: RunOutput | undefined;
 
   constructor(options: WorkerOptions) {
     super(new EventHub());
@@ -145,9 +158,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
     return this as unknown as CacheLockedWorker;
   }
 
-  async run(input: string | Item[], options: RunOptions = {}): Promise<WorkerResult> {
+  async run<T = unknown>(input: string | Item[], options: RunOptions<T> = {}): Promise<WorkerResult<T>> {
     return this.exclusive(async () => {
       this.abandonPause();
+      this.output = RunOutput.of(options.output, options.repairOutput);
       const items: Item[] = typeof input === "string" ? [userMessage(input)] : [...input];
       try {
         this.hub.emit({ type: "run_start", input: textOf(items) });
@@ -157,7 +171,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
       const submitted = await this.submitPrompt(items);
       if (submitted) return submitted;
       return this.loop({ at: "request" }, 0, {}, options.signal);
-    });
+    }) as Promise<WorkerResult<T>>;
   }
 
   /** Continues a paused run past the point that paused it, without adding a user message. */
@@ -354,7 +368,15 @@ export class Worker extends WorkerEvents implements WorkerApi {
             turns,
           };
         }
-        return { status: "finished", text: response.text, usage, turns, response };
+        const verdict = this.output?.judge(response.text);
+        if (verdict?.kind === "repair") {
+          this.items.push(verdict.message);
+          stage = { at: "request" };
+          continue;
+        }
+        if (verdict?.kind === "invalid") return { status: "failed", error: verdict.error, usage, turns };
+        const output = verdict?.kind === "valid" ? { output: verdict.value } : {};
+        return { status: "finished", text: response.text, usage, turns, response, ...output };
       }
     } catch (err) {
       this.hub.abortOpenBlock(err instanceof Error ? err.message : "failed");
@@ -368,6 +390,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
     return {
       ...this.options.generation,
       ...(this.system !== undefined && { system: this.system }),
+      ...(this.output !== undefined && { responseFormat: this.output.schema.format }),
       items: [...this.items],
       ...(this.tools.size > 0 && {
         tools: [...this.tools.values()].map((t) => toolDefinition(t, { strict })),

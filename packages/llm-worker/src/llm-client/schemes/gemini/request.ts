@@ -166,6 +166,11 @@ function generationConfigOf(request: Request, model: string): GeminiGenerationCo
   if (request.topP !== undefined) config.topP = request.topP;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0)
     config.stopSequences = [...request.stopSequences];
+  if (request.responseFormat !== undefined) {
+    // `responseJsonSchema` takes JSON Schema as it is; `responseSchema` only an OpenAPI subset.
+    config.responseMimeType = "application/json";
+    config.responseJsonSchema = request.responseFormat.schema;
+  }
   if (request.reasoning !== undefined) {
     const thinking = thinkingConfigOf(request.reasoning, model);
     if (thinking !== undefined) config.thinkingConfig = thinking;
