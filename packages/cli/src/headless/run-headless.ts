@@ -1,3 +1,4 @@
+import type { OutputSchema } from "@yoake/llm-worker";
 import type { Pod, PodRunResult } from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO } from "../io.js";
@@ -12,6 +13,11 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-
 export interface HeadlessOptions {
   prompt: string;
   format: OutputFormat;
+  /**
+   * Ask for the answer as JSON of this schema: `text` then prints the validated object, `json`
+   * puts it in the result's `structured_output`; an answer that does not validate fails the run.
+   */
+  output?: OutputSchema<unknown>;
   /**
    * Whether calls that need approval were approved up front (`--yes`, which empties
    * `tools.approve`). Without it, such calls are denied: nobody is there to ask.
@@ -43,7 +49,10 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
           if (line !== undefined) io.stdout.write(line);
         })
       : undefined;
-  const runOptions = options.signal === undefined ? {} : { signal: options.signal };
+  const runOptions = {
+    ...(options.signal !== undefined && { signal: options.signal }),
+    ...(options.output !== undefined && { output: options.output }),
+  };
   let result: PodRunResult;
   try {
     result = await pod.run(options.prompt, runOptions);
@@ -66,7 +75,8 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
     sessionId: pod.sessionId,
   });
   if (options.format === "text") {
-    if (result.status === "finished") io.stdout.write(withNewline(result.text));
+    if (result.status === "finished")
+      io.stdout.write(options.output ? `${JSON.stringify(result.output)}\n` : withNewline(result.text));
   } else {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   }

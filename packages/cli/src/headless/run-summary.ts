@@ -34,6 +34,8 @@ export interface RunSummary {
   /** The session the run was logged in, when the Pod keeps one. */
   sessionId?: string;
   durationMs: number;
+  /** With `--output-schema`: the validated answer (`text` is the answer as the model wrote it). */
+  structured_output?: unknown;
   /** Why the run did not finish. */
   error?: { kind: string; message: string };
   /** Calls refused because approvals cannot be asked in headless mode (absent when none). */
@@ -57,6 +59,7 @@ export function runSummary(result: PodRunResult, context: SummaryContext): RunSu
     status: result.status,
     isError: result.status !== "finished",
     text: result.status === "finished" ? result.text : "",
+    ...(result.status === "finished" && result.output !== undefined && { structured_output: result.output }),
     turns: result.turns,
     usage: fullUsage(result.usage),
     ...(cost !== undefined && { costUsd: cost }),

@@ -10,7 +10,7 @@ export class StructuredOutputError extends Error {
   readonly issues: OutputIssue[];
 
   constructor(text: string, issues: OutputIssue[]) {
-    super(`the answer does not match the output schema:\n${describeOutputIssues(issues)}`);
+    super(`the answer does not match the output schema: ${describeOutputIssues(issues)}`);
     this.name = "StructuredOutputError";
     this.text = text;
     this.issues = issues;

@@ -101,14 +101,14 @@ function parseJsonAnswer(text: string): { ok: true; value: unknown } | { ok: fal
   }
 }
 
-/** The issues as one line each (`path: message`), for error messages and the repair request. */
-export function describeOutputIssues(issues: readonly OutputIssue[]): string {
+/** The issues as `path: message`, joined by `separator` (one line by default, for error messages). */
+export function describeOutputIssues(issues: readonly OutputIssue[], separator = "; "): string {
   return issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(answer)"}: ${issue.message}`)
-    .join("\n");
+    .join(separator);
 }
 
 /** The message that asks the model, once, to correct an answer that did not validate. */
 export function repairPrompt(issues: readonly OutputIssue[]): string {
-  return `Your answer does not match the required JSON schema:\n${describeOutputIssues(issues)}\nAnswer again with only the corrected JSON.`;
+  return `Your answer does not match the required JSON schema:\n${describeOutputIssues(issues, "\n")}\nAnswer again with only the corrected JSON.`;
 }
