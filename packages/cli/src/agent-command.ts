@@ -74,6 +74,7 @@ export async function agentCommand(
         prompt,
         format: options.outputFormat,
         ...(output !== undefined && { output }),
+        ...(io.env.TRACEPARENT !== undefined && { traceparent: io.env.TRACEPARENT }),
         approveAll: options.approveAll === true,
         verbose: options.verbose === true,
         ...(interrupt !== undefined && { signal: interrupt.signal }),

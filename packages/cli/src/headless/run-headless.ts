@@ -23,6 +23,8 @@ export interface HeadlessOptions {
    * `tools.approve`). Without it, such calls are denied: nobody is there to ask.
    */
   approveAll: boolean;
+  /** A W3C `traceparent` (the `TRACEPARENT` variable): the run's spans continue that trace. */
+  traceparent?: string;
   /** Tool calls and info alerts on stderr. */
   verbose: boolean;
   signal?: AbortSignal;
@@ -52,6 +54,7 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
   const runOptions = {
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.output !== undefined && { output: options.output }),
+    ...(options.traceparent !== undefined && { traceparent: options.traceparent }),
   };
   let result: PodRunResult;
   try {

@@ -1,11 +1,12 @@
-import type { LlmClient, RetryNotice } from "../llm-client/client.js";
+import type { LlmClient } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
-import { type Response, ResponseAssembler, type ToolCall } from "../llm-client/response.js";
+import type { Response } from "../llm-client/response.js";
 import type { OutputSpec } from "../structured/output-schema.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
+import { RunTrace } from "../tracing/run-trace.js";
 import { separateDuplicateCalls } from "./duplicate-calls.js";
 import { EventHub } from "./event-hub.js";
 import type { WorkerEvent } from "./events.js";
@@ -22,6 +23,7 @@ import type {
 } from "./hooks.js";
 import { addUsage, type WorkerResult } from "./result.js";
 import { RunOutput } from "./run-output.js";
+import { streamTurn } from "./stream-turn.js";
 import { type Tool, toolDefinition } from "./tool.js";
 import { cancelledResult } from "./tool-runner.js";
 import { decidedResult, runToolStage, type ToolStage, unansweredCalls } from "./tool-stage.js";
@@ -47,6 +49,11 @@ export interface WorkerOptions {
   generation?: GenerationSettings;
   /** Send OpenAI-strict tool schemas (every property required, optional ones nullable). */
   strictToolSchemas?: boolean;
+  /**
+   * OpenTelemetry spans for each run, turn, provider request and tool call (see `RunTrace`), when
+   * the optional peer `@opentelemetry/api` is installed (default on; `false` never loads it).
+   */
+  tracing?: boolean;
 }
 
 export interface RunOptions<T = unknown> {
@@ -59,6 +66,11 @@ export interface RunOptions<T = unknown> {
   output?: OutputSpec<T>;
   /** Send the validation issues back once and take the corrected answer (default false). */
   repairOutput?: boolean;
+  /**
+   * A W3C `traceparent` to continue (a `TRACEPARENT` from the environment): the run's span is its
+   * child. Without it, the run's span is a child of the active OpenTelemetry context.
+   */
+  traceparent?: string;
 }
 
 /** What every Worker can do, cache-locked or not: run turns, read history, listen. */
@@ -102,6 +114,8 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private previousUsage: Usage | undefined;
   /** The structured output asked of the current (or paused) run. */
   private output: RunOutput | undefined;
+  /** The spans of the current run, when tracing. */
+  private trace: RunTrace | undefined;
 
   constructor(options: WorkerOptions) {
     super(new EventHub());
@@ -159,7 +173,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
   }
 
   async run<T = unknown>(input: string | Item[], options: RunOptions<T> = {}): Promise<WorkerResult<T>> {
-    return this.exclusive(async () => {
+    return this.exclusive(options, async () => {
       this.abandonPause();
       this.output = RunOutput.of(options.output, options.repairOutput);
       const items: Item[] = typeof input === "string" ? [userMessage(input)] : [...input];
@@ -178,7 +192,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
   async resume(options: RunOptions = {}): Promise<WorkerResult> {
     const paused = this.paused;
     if (!paused) throw new Error("resume(): the worker is not paused");
-    return this.exclusive(async () => {
+    return this.exclusive(options, async () => {
       this.paused = undefined;
       return this.loop(paused.stage, paused.turns, paused.usage, options.signal);
     });
@@ -192,14 +206,19 @@ export class Worker extends WorkerEvents implements WorkerApi {
     await done;
   }
 
-  private async exclusive(body: () => Promise<WorkerResult>): Promise<WorkerResult> {
+  private async exclusive(options: RunOptions, body: () => Promise<WorkerResult>): Promise<WorkerResult> {
     if (this.running) throw new Error("a run is already in progress on this worker");
     this.running = true;
-    let result: WorkerResult;
+    const trace =
+      this.options.tracing === false ? undefined : RunTrace.start(this.client, options.traceparent);
+    this.trace = trace;
+    let result: WorkerResult | undefined;
     try {
       result = await body();
     } finally {
       this.running = false;
+      this.trace = undefined;
+      trace?.end(result);
     }
     try {
       this.hub.emit({ type: "run_end", result });
@@ -284,6 +303,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
               defaultTimeoutMs: this.options.toolTimeoutMs ?? 120_000,
               ...(this.options.blobStore !== undefined && { blobStore: this.options.blobStore }),
             },
+            ...(this.trace !== undefined && { trace: this.trace }),
           });
           if (outcome.kind === "paused") {
             this.paused = { stage: { ...stage, resumeAfterStep: outcome.step }, turns, usage };
@@ -330,7 +350,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
 
         turns++;
         this.hub.emit({ type: "turn_start", turn: turns });
-        const response = await this.streamTurn(request, turns, signal);
+        this.trace?.turn(turns);
+        const send = () =>
+          streamTurn({ client: this.client, hub: this.hub, request, turn: turns, signal, trace: this.trace });
+        const response = await (this.trace ? this.trace.request(request, send) : send());
         usage = addUsage(usage, response.usage);
         this.previousUsage = response.usage;
         this.hub.emit({ type: "turn_end", turn: turns, response });
@@ -425,29 +448,6 @@ export class Worker extends WorkerEvents implements WorkerApi {
       (x) => x.onTurnEnd?.(summary),
     );
     return firstAction("onTurnEnd", steps, { neutral: (a) => a.action === "finish" });
-  }
-
-  /** One request: events to the Timeline and listeners as they arrive, gathered into a Response. */
-  private async streamTurn(
-    request: Request,
-    turn: number,
-    signal: AbortSignal | undefined,
-  ): Promise<Response> {
-    const assembler = new ResponseAssembler(this.client.scheme);
-    const onRetry = (notice: RetryNotice): void =>
-      this.hub.emit({
-        type: "retry",
-        turn,
-        attempt: notice.retry + 1,
-        maxAttempts: notice.maxRetries + 1,
-        delayMs: notice.delayMs,
-        error: notice.error,
-      });
-    for await (const event of this.client.stream(request, { onRetry, ...(signal && { signal }) })) {
-      assembler.push(event);
-      this.hub.dispatch(event);
-    }
-    return assembler.result();
   }
 
   /** Keeps history valid after a failure mid-tools or an abandoned pause: every call gets an answer. */

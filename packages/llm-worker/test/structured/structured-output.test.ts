@@ -41,6 +41,7 @@ const REQUEST = { items: [userMessage("The capital of France?")] };
 
 /** The JSON Schema the request carried in the scheme's native structured-output field. */
 function sentSchema(scheme: SchemeName, request: RecordedRequest | undefined): Record<string, unknown> {
+  // biome-ignore lint/suspicious/noExplicitAny: five providers' bodies, each read by its own field path.
   const body = request?.body as Record<string, any>;
   switch (scheme) {
     case "anthropic":
