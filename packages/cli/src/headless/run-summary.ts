@@ -36,8 +36,11 @@ export interface RunSummary {
   durationMs: number;
   /** With `--output-schema`: the validated answer (`text` is the answer as the model wrote it). */
   structured_output?: unknown;
-  /** Why the run did not finish. */
-  error?: { kind: string; message: string };
+  /**
+   * Why the run did not finish; `resetAt` (ISO 8601) when a provider limit refused it and said when
+   * it lifts (`quota_exhausted`, `rate_limit`): the time to schedule the run again.
+   */
+  error?: { kind: string; message: string; resetAt?: string };
   /** Calls refused because approvals cannot be asked in headless mode (absent when none). */
   deniedCalls?: DeniedCall[];
 }
@@ -72,7 +75,9 @@ export function runSummary(result: PodRunResult, context: SummaryContext): RunSu
 }
 
 /** The one-line reason a run did not finish, or undefined when it did. */
-export function failureOf(result: PodRunResult): { kind: string; message: string } | undefined {
+export function failureOf(
+  result: PodRunResult,
+): { kind: string; message: string; resetAt?: string } | undefined {
   switch (result.status) {
     case "finished":
       return undefined;
@@ -80,6 +85,8 @@ export function failureOf(result: PodRunResult): { kind: string; message: string
       return {
         kind: result.error.kind === "llm" ? result.error.error.kind : result.error.kind,
         message: result.error.message,
+        ...(result.error.kind === "llm" &&
+          result.error.error.resetAt !== undefined && { resetAt: result.error.error.resetAt }),
       };
     case "cancelled":
       return { kind: "cancelled", message: `cancelled by ${result.by}: ${result.reason}` };
