@@ -1,8 +1,8 @@
-import type { Attributes } from "@opentelemetry/api";
 import type { Usage } from "../llm-client/event.js";
 import type { SchemeName } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
 import type { Response } from "../llm-client/response.js";
+import type { Attributes } from "./otel.js";
 
 /**
  * The OpenTelemetry GenAI semantic conventions' attributes, from our neutral types. Provider names

@@ -1,11 +1,17 @@
-import type { Context, Span, Tracer } from "@opentelemetry/api";
 import type { LlmClient, RetryNotice } from "../llm-client/client.js";
 import type { ToolResultItem } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
 import type { Response, ToolCall } from "../llm-client/response.js";
 import type { WorkerResult } from "../worker/result.js";
 import { providerAttributes, requestAttributes, responseAttributes, usageAttributes } from "./gen-ai.js";
-import { contextOfTraceparent, type Otel, openTelemetry } from "./otel.js";
+import {
+  type Context,
+  contextOfTraceparent,
+  type Otel,
+  openTelemetry,
+  type Span,
+  type Tracer,
+} from "./otel.js";
 
 const TRACER_NAME = "@yoake/llm-worker";
 /** OpenTelemetry's `SpanKind` and `SpanStatusCode` values, fixed by its API (no runtime import). */
