@@ -2,6 +2,9 @@
  * OpenTelemetry spans of a run, recorded by the SDK's in-memory exporter: a two-round tool loop
  * against the mock provider over real HTTP, for every scheme.
  */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { trace } from "@opentelemetry/api";
 import {
   BasicTracerProvider,
@@ -169,5 +172,18 @@ describe("tracing details", () => {
     twoRounds();
     await worker("ollama", { tracing: false }).run("Weather?");
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
+
+describe("without the optional peer", () => {
+  it("a run works and loads nothing when @opentelemetry/api cannot be resolved", async () => {
+    const dir = fileURLToPath(new URL("./without-otel/", import.meta.url));
+    const run = promisify(execFile);
+    const { stdout } = await run(
+      process.execPath,
+      ["--require", `${dir}hide-otel.cjs`, "--import", "tsx", `${dir}run-worker.ts`],
+      { timeout: 60_000 },
+    );
+    expect(JSON.parse(stdout.trim())).toEqual({ status: "finished", turns: 2, otel: false });
   });
 });
