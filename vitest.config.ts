@@ -3,7 +3,12 @@ import { defineConfig } from "vitest/config";
 
 // The workspace packages are tested through their TypeScript sources: their package.json maps the
 // "@yoake/source" condition to src/, where an installed package only has dist/.
-const conditions = ["@yoake/source", ...defaultServerConditions];
+// Without "module": Vite would resolve a dependency to its bundler build (@opentelemetry/api's
+// build/esm, with extension-less imports), which Node then has to load and cannot.
+const conditions = [
+  "@yoake/source",
+  ...defaultServerConditions.filter((condition) => condition !== "module"),
+];
 
 export default defineConfig({
   resolve: { conditions },

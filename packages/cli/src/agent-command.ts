@@ -4,6 +4,7 @@ import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import type { OutputFormat } from "./headless/output-format.js";
+import { loadOutputSchema } from "./headless/output-schema-file.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
 import { runHeadless } from "./headless/run-headless.js";
 import { askProjectTrust, startInteractive } from "./interactive.js";
@@ -19,6 +20,8 @@ export interface AgentCommandOptions extends OverrideOptions {
   /** `-p` given: its text, or `true` when the prompt comes from standard input alone. */
   prompt?: string | true;
   outputFormat: OutputFormat;
+  /** `--output-schema <file>`: the headless answer is JSON matching this JSON Schema. */
+  outputSchema?: string;
   cwd?: string;
   continue?: boolean;
   resume?: string;
@@ -45,6 +48,10 @@ export async function agentCommand(
   const prompt = headless
     ? await headlessPrompt(typeof options.prompt === "string" ? options.prompt : undefined, io.stdin)
     : undefined;
+  if (options.outputSchema !== undefined && prompt === undefined)
+    throw new CliError("--output-schema applies to headless runs: give -p");
+  const output =
+    options.outputSchema === undefined ? undefined : await loadOutputSchema(options.outputSchema, cwd);
   const podOptions: PodOptions = {
     cwd,
     env: io.env,
@@ -84,6 +91,8 @@ export async function agentCommand(
       {
         prompt,
         format: options.outputFormat,
+        ...(output !== undefined && { output }),
+        ...(io.env.TRACEPARENT !== undefined && { traceparent: io.env.TRACEPARENT }),
         approveAll: options.approveAll === true,
         verbose: options.verbose === true,
         ...(interrupt !== undefined && { signal: interrupt.signal }),

@@ -74,6 +74,7 @@ function buildProgram(io: CliIO, actions: Actions): Command {
     .addOption(
       new Option("--output-format <format>", "how -p prints").choices(OUTPUT_FORMATS).default("text"),
     )
+    .option("--output-schema <file>", "-p: answer with a JSON object matching the JSON Schema in <file>")
     .option(
       "--model <provider/model>",
       "the model, e.g. anthropic/claude-sonnet-4-5, openai/gpt-5, ollama/qwen3",
@@ -124,6 +125,7 @@ Examples:
   yoake -p "Why does the build fail?"   one headless run; the answer on stdout
   git diff | yoake -p "Review this"     the -p text, then standard input
   yoake -p "Fix @src/app.ts" --yes --output-format json
+  yoake -p "List the TODOs" --output-schema todos.json   the answer as validated JSON
   yoake demo                            try it with a scripted model: no key, no network
 
 Keys and endpoints: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (and *_BASE_URL),
@@ -136,6 +138,7 @@ Exit codes: 0 finished, 1 the run failed or was cancelled, 2 bad usage or config
 interface RawAgentOptions {
   prompt?: string | true;
   outputFormat: AgentCommandOptions["outputFormat"];
+  outputSchema?: string;
   model?: string;
   maxTurns?: number;
   allow?: string[];

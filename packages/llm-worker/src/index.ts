@@ -9,6 +9,7 @@ export * from "./llm-client/response.js";
 export type { Endpoint, Frame, HttpRequest, Scheme, StreamDecoder } from "./llm-client/scheme.js";
 export { getScheme, schemeNames, schemes } from "./llm-client/schemes/index.js";
 export * from "./mcp/index.js";
+export * from "./structured/index.js";
 export * from "./timeline/index.js";
 export * from "./tool-output/index.js";
 export * from "./worker/index.js";

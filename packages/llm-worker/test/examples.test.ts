@@ -31,4 +31,25 @@ describe("examples", () => {
     expect(out).toContain("Kyoto is sunny at 24°C; Oslo is at 3°C.");
     expect(out).toContain("[finished] history: 7 items");
   });
+
+  it("structured-output.ts gets a typed object after one repair, and a typed error without", async () => {
+    const out = await output("structured-output.ts");
+    expect(out).toContain("Paris: 2,102,650 people, Louvre");
+    expect(out).toContain('invalid answer "Paris, of course.": the answer is not JSON');
+  });
+
+  it("quota.ts retries a rate limit and fails fast on a spent quota with its reset time", async () => {
+    const out = await output("quota.ts");
+    expect(out).toContain("[retry] rate_limit");
+    expect(out).toContain("[answer] Hello!");
+    expect(out).toMatch(/\[quota\] exhausted; resume the job in about 6 h/);
+    expect(out).toContain("[requests] 3");
+  });
+
+  it("tracing.ts prints the span tree of a two-round tool loop", async () => {
+    const out = await output("tracing.ts");
+    expect(out).toMatch(/^invoke_agent .*gen_ai\.usage\.input_tokens=680/m);
+    expect(out).toMatch(/^ {4}execute_tool get_weather {2}gen_ai\.tool\.name=get_weather$/m);
+    expect(out).toMatch(/^ {4}chat claude-sonnet-4-5 .*finish_reasons=end_turn$/m);
+  });
 });

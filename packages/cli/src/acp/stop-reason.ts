@@ -36,7 +36,9 @@ export function promptStopReason(result: PodRunResult): StopReason {
               kind: error.error.kind,
               ...(error.error.status !== undefined && { status: error.error.status }),
             }
-          : { kind: "hook", hook: error.hook, stage: error.stage };
+          : error.kind === "hook"
+            ? { kind: "hook", hook: error.hook, stage: error.stage }
+            : { kind: error.kind };
       throw new RequestError(INTERNAL_ERROR, `the turn failed: ${error.message}`, data);
     }
   }

@@ -1,3 +1,4 @@
+import type { OutputSchema } from "@yoake/llm-worker";
 import type { Pod, PodRunResult } from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO } from "../io.js";
@@ -10,10 +11,17 @@ export interface HeadlessOptions {
   prompt: string;
   format: OutputFormat;
   /**
+   * Ask for the answer as JSON of this schema: `text` then prints the validated object, `json`
+   * puts it in the result's `structured_output`; an answer that does not validate fails the run.
+   */
+  output?: OutputSchema<unknown>;
+  /**
    * Whether calls that need approval were approved up front (`--yes`, which empties
    * `tools.approve`). Without it, such calls are denied: nobody is there to ask.
    */
   approveAll: boolean;
+  /** A W3C `traceparent` (the `TRACEPARENT` variable): the run's spans continue that trace. */
+  traceparent?: string;
   /** Tool calls and info alerts on stderr. */
   verbose: boolean;
   signal?: AbortSignal;
@@ -40,7 +48,11 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
           if (line !== undefined) io.stdout.write(line);
         })
       : undefined;
-  const runOptions = options.signal === undefined ? {} : { signal: options.signal };
+  const runOptions = {
+    ...(options.signal !== undefined && { signal: options.signal }),
+    ...(options.output !== undefined && { output: options.output }),
+    ...(options.traceparent !== undefined && { traceparent: options.traceparent }),
+  };
   let result: PodRunResult;
   try {
     result = await pod.run(options.prompt, runOptions);
@@ -67,7 +79,8 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
     sessionId: pod.sessionId,
   });
   if (options.format === "text") {
-    if (result.status === "finished") io.stdout.write(withNewline(result.text));
+    if (result.status === "finished")
+      io.stdout.write(options.output ? `${JSON.stringify(result.output)}\n` : withNewline(result.text));
   } else {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   }

@@ -34,8 +34,13 @@ export interface RunSummary {
   /** The session the run was logged in, when the Pod keeps one. */
   sessionId?: string;
   durationMs: number;
-  /** Why the run did not finish. */
-  error?: { kind: string; message: string };
+  /** With `--output-schema`: the validated answer (`text` is the answer as the model wrote it). */
+  structured_output?: unknown;
+  /**
+   * Why the run did not finish; `resetAt` (ISO 8601) when a provider limit refused it and said when
+   * it lifts (`quota_exhausted`, `rate_limit`): the time to schedule the run again.
+   */
+  error?: { kind: string; message: string; resetAt?: string };
   /** Calls refused because approvals cannot be asked in headless mode (absent when none). */
   deniedCalls?: DeniedCall[];
 }
@@ -57,6 +62,7 @@ export function runSummary(result: PodRunResult, context: SummaryContext): RunSu
     status: result.status,
     isError: result.status !== "finished",
     text: result.status === "finished" ? result.text : "",
+    ...(result.status === "finished" && result.output !== undefined && { structured_output: result.output }),
     turns: result.turns,
     usage: fullUsage(result.usage),
     ...(cost !== undefined && { costUsd: cost }),
@@ -69,7 +75,9 @@ export function runSummary(result: PodRunResult, context: SummaryContext): RunSu
 }
 
 /** The one-line reason a run did not finish, or undefined when it did. */
-export function failureOf(result: PodRunResult): { kind: string; message: string } | undefined {
+export function failureOf(
+  result: PodRunResult,
+): { kind: string; message: string; resetAt?: string } | undefined {
   switch (result.status) {
     case "finished":
       return undefined;
@@ -77,6 +85,8 @@ export function failureOf(result: PodRunResult): { kind: string; message: string
       return {
         kind: result.error.kind === "llm" ? result.error.error.kind : result.error.kind,
         message: result.error.message,
+        ...(result.error.kind === "llm" &&
+          result.error.error.resetAt !== undefined && { resetAt: result.error.error.resetAt }),
       };
     case "cancelled":
       return { kind: "cancelled", message: `cancelled by ${result.by}: ${result.reason}` };

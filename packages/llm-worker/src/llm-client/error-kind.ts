@@ -29,7 +29,7 @@ const KIND_BY_CODE: Readonly<Record<string, ErrorKind>> = {
   NOT_FOUND: "not_found",
   rate_limit_error: "rate_limit",
   rate_limit_exceeded: "rate_limit",
-  insufficient_quota: "rate_limit",
+  insufficient_quota: "quota_exhausted",
   RESOURCE_EXHAUSTED: "rate_limit",
   overloaded_error: "overloaded",
   server_is_overloaded: "overloaded",

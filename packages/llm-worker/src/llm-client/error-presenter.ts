@@ -28,9 +28,12 @@ export function errorPresenter(source: ErrorSource): ErrorPresenter {
       (info.kind === "authentication" || info.kind === "permission") && source.keyVariable !== undefined
         ? ` — check ${source.keyVariable}`
         : "";
+    // A spent quota is not retried: the message says when trying again makes sense.
+    const resets =
+      info.kind === "quota_exhausted" && info.resetAt !== undefined ? ` (resets at ${info.resetAt})` : "";
     const presented: ErrorInfo = {
       ...info,
-      message: redact(`${source.provider}: ${status}${info.message}${checkKey}`),
+      message: redact(`${source.provider}: ${status}${info.message}${resets}${checkKey}`),
     };
     if (info.code !== undefined) presented.code = redact(info.code);
     if (info.raw !== undefined) presented.raw = redactValue(info.raw, redact);

@@ -23,6 +23,7 @@ export class LlmError extends Error implements ErrorInfo {
   readonly status?: number;
   readonly requestId?: string;
   readonly raw?: unknown;
+  readonly resetAt?: string;
 
   constructor(info: ErrorInfo, options?: { cause?: unknown }) {
     super(info.message, options);
@@ -32,11 +33,12 @@ export class LlmError extends Error implements ErrorInfo {
     if (info.status !== undefined) this.status = info.status;
     if (info.requestId !== undefined) this.requestId = info.requestId;
     if (info.raw !== undefined) this.raw = info.raw;
+    if (info.resetAt !== undefined) this.resetAt = info.resetAt;
   }
 
   toInfo(): ErrorInfo {
-    const { kind, message, code, status, requestId, raw } = this;
-    return { kind, message, code, status, requestId, raw };
+    const { kind, message, code, status, requestId, raw, resetAt } = this;
+    return { kind, message, code, status, requestId, raw, ...(resetAt !== undefined && { resetAt }) };
   }
 }
 

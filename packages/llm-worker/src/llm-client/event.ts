@@ -83,6 +83,11 @@ export type ErrorKind =
   | "permission"
   | "not_found"
   | "rate_limit"
+  /**
+   * A quota that waiting a few seconds will not refill: a daily limit, an empty balance
+   * (OpenAI `insufficient_quota`). Not retried; `resetAt` says when it lifts, if the provider said.
+   */
+  | "quota_exhausted"
   | "overloaded"
   | "context_too_long"
   | "invalid_request"
@@ -103,6 +108,11 @@ export interface ErrorInfo {
   requestId?: string;
   /** The provider's error payload as received. */
   raw?: unknown;
+  /**
+   * When the limit that refused the request lifts (ISO 8601), on `rate_limit` and
+   * `quota_exhausted` errors when the provider said it: the time to schedule a resumed run at.
+   */
+  resetAt?: string;
 }
 
 export interface ErrorEvent extends ErrorInfo {

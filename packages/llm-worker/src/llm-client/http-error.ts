@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { errorKindFromCode, errorKindFromStatus } from "./error-kind.js";
 import { LlmError } from "./errors.js";
 import type { ErrorKind } from "./event.js";
+import { limitDetails } from "./quota.js";
 
 /** The request id a provider put on its response: `request-id` (Anthropic) or `x-request-id` (OpenAI). */
 export function requestIdOf(headers: Headers): string | undefined {
@@ -19,19 +20,51 @@ export function errorFromResponse(
   headers: Headers,
   text: string,
 ): LlmError {
+  return describeErrorResponse(status, statusText, headers, text).error;
+}
+
+/** An error response read: the error, and the wait its body asks for (Gemini `RetryInfo`). */
+export interface ErrorResponse {
+  error: LlmError;
+  retryDelayMs?: number;
+}
+
+/**
+ * `errorFromResponse`, with what the provider says about its limits (see `limitDetails`): a spent
+ * quota becomes kind `quota_exhausted`, and the time the limit lifts is the error's `resetAt`.
+ */
+export function describeErrorResponse(
+  status: number,
+  statusText: string,
+  headers: Headers,
+  text: string,
+  now: number = Date.now(),
+): ErrorResponse {
   const raw = parseBody(text);
   const details = providerErrorDetails(raw);
   // The status itself is named by whoever shows the error (see `presentError`).
   const message = details.message ?? (statusText || STATUS_CODES[status] || "no details");
   const requestId = requestIdOf(headers);
-  return new LlmError({
-    kind: refineKind(errorKindFromStatus(status, message), details),
+  let kind = refineKind(errorKindFromStatus(status, message), details);
+  const limits =
+    kind === "rate_limit" || status === 400 || status === 429
+      ? limitDetails(headers, raw, details.code, message, now)
+      : undefined;
+  if (limits?.quotaExhausted) kind = "quota_exhausted";
+  const resetAt =
+    limits?.resetAt !== undefined && (kind === "rate_limit" || kind === "quota_exhausted")
+      ? new Date(limits.resetAt).toISOString()
+      : undefined;
+  const error = new LlmError({
+    kind,
     message,
     status,
     ...(details.code !== undefined && { code: details.code }),
     ...(requestId !== undefined && { requestId }),
     ...(raw !== undefined && { raw }),
+    ...(resetAt !== undefined && { resetAt }),
   });
+  return { error, ...(limits?.retryDelayMs !== undefined && { retryDelayMs: limits.retryDelayMs }) };
 }
 
 export interface ProviderErrorDetails {

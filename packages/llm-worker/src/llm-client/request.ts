@@ -13,6 +13,25 @@ export interface ToolDefinition {
 
 export type ToolChoice = "auto" | "none" | "required" | { name: string };
 
+/**
+ * An answer in JSON that matches `schema`, asked for in the provider's native mode: OpenAI Responses
+ * `text.format` and Chat `response_format` (`json_schema`), Anthropic `output_config.format`, Gemini
+ * `responseJsonSchema` with `responseMimeType: "application/json"`, Ollama `format`. The provider
+ * holds the model to it as far as its mode goes; the caller still validates (see `outputSchema`).
+ */
+export interface ResponseFormat {
+  type: "json_schema";
+  /** The schema's name (OpenAI requires one: letters, digits, `_` and `-`, at most 64). */
+  name: string;
+  schema: JsonSchema;
+  description?: string;
+  /**
+   * OpenAI strict mode (default on): the schema must be strict-compatible (every property
+   * required, no additional ones), as `toStrictJsonSchema` makes it.
+   */
+  strict?: boolean;
+}
+
 /** Reasoning control: an effort level (OpenAI, Gemini 3) or a token budget (Anthropic, Gemini 2.5). */
 export interface ReasoningConfig {
   effort?: "minimal" | "low" | "medium" | "high";
@@ -35,6 +54,8 @@ export interface Request {
   topP?: number;
   stopSequences?: readonly string[];
   reasoning?: ReasoningConfig;
+  /** Ask for a JSON answer matching a schema (see `ResponseFormat`). */
+  responseFormat?: ResponseFormat;
   /**
    * Prompt-cache hints. Anthropic: cache_control breakpoints on the last tool, the system prompt and
    * the latest user message, on unless `false`. Other providers cache automatically.

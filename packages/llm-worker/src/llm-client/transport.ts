@@ -1,6 +1,6 @@
 import { isRetryable, LlmError } from "./errors.js";
 import type { ErrorInfo } from "./event.js";
-import { errorFromResponse, requestIdOf } from "./http-error.js";
+import { describeErrorResponse, requestIdOf } from "./http-error.js";
 import type { HttpRequest } from "./scheme.js";
 
 /**
@@ -173,8 +173,8 @@ function nonNegative(text: string | null | undefined): number | undefined {
 
 /** Whether a failure reported as `ErrorInfo` (an HTTP error, a broken body, an error event) may pass on retry. */
 export function isRetryableError(info: ErrorInfo): boolean {
-  // A spent quota is reported as a 429 / rate_limit but does not refill within any backoff.
-  if (info.code === "insufficient_quota") return false;
+  // A spent quota comes as a 429 but does not refill within any backoff.
+  if (info.kind === "quota_exhausted" || info.code === "insufficient_quota") return false;
   if (info.status !== undefined) return isRetryableStatus(info.status);
   return isRetryable(info.kind);
 }
@@ -232,8 +232,13 @@ export async function sendOnce(http: HttpRequest, options: TransportOptions = {}
   if (!response.ok) {
     const text = await readErrorText(readBody(response.body, guard));
     if (guard.failure?.kind === "aborted") return { ok: false, error: guard.failure, retryable: false };
-    const error = errorFromResponse(response.status, response.statusText, response.headers, text);
-    const retryAfterMs = parseRetryAfter(response.headers);
+    const { error, retryDelayMs } = describeErrorResponse(
+      response.status,
+      response.statusText,
+      response.headers,
+      text,
+    );
+    const retryAfterMs = parseRetryAfter(response.headers) ?? retryDelayMs;
     return {
       ok: false,
       error,
@@ -255,6 +260,7 @@ export async function sendOnce(http: HttpRequest, options: TransportOptions = {}
 }
 
 function shouldRetryResponse(headers: Headers, error: LlmError): boolean {
+  if (error.kind === "quota_exhausted") return false;
   // Anthropic and OpenAI state their own verdict; it overrides the status.
   const hint = headers.get("x-should-retry");
   if (hint === "true") return true;

@@ -7,6 +7,7 @@ export { encodeGemini } from "./encoders/gemini.js";
 export { encodeOllama } from "./encoders/ollama.js";
 export { encodeOpenaiChat } from "./encoders/openai-chat.js";
 export { encodeOpenaiResponses } from "./encoders/openai-responses.js";
+export { limitFault } from "./limit-faults.js";
 export {
   encodeScripted,
   type MockFault,

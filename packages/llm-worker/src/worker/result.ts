@@ -1,12 +1,13 @@
 import type { ErrorInfo, Usage } from "../llm-client/event.js";
 import type { Response, ToolCall } from "../llm-client/response.js";
+import type { OutputIssue } from "../structured/output-schema.js";
 
 /**
  * How a run ended. In every case the history is consistent: each tool call has a result, so the
  * next `run` (or `resume`, when paused) works.
  */
-export type WorkerResult =
-  | { status: "finished"; text: string; usage: Usage; turns: number; response: Response }
+export type WorkerResult<T = unknown> =
+  | FinishedResult<T>
   /** A hook paused the run; `resume()` continues it without a new user message. */
   | {
       status: "paused";
@@ -20,13 +21,30 @@ export type WorkerResult =
   | { status: "cancelled"; reason: string; by: string; usage: Usage; turns: number }
   | { status: "failed"; error: WorkerError; usage: Usage; turns: number };
 
+/**
+ * A run that ended with the model's answer. With an output schema (`RunOptions.output`), `output` is
+ * the validated answer, typed from the schema.
+ */
+export type FinishedResult<T = unknown> = {
+  status: "finished";
+  text: string;
+  usage: Usage;
+  turns: number;
+  response: Response;
+} & (unknown extends T ? { output?: unknown } : { output: T });
+
 export type WorkerError =
   /** The provider or the connection failed. */
   | { kind: "llm"; message: string; error: ErrorInfo }
   /** A hook, interceptor or event handler threw. */
   | { kind: "hook"; hook: string; stage: string; message: string }
   /** The run reached `maxTurns` requests (turn-end continuations count too). */
-  | { kind: "max_turns"; message: string; maxTurns: number };
+  | { kind: "max_turns"; message: string; maxTurns: number }
+  /**
+   * The final answer does not match the run's output schema (after the repair, if one was
+   * allowed): the answer as the model wrote it, and what is wrong with it.
+   */
+  | { kind: "invalid_output"; message: string; text: string; issues: OutputIssue[] };
 
 /** Adds usage of one response to a running total (cache breakdown included). */
 export function addUsage(total: Usage, add: Usage | undefined): Usage {

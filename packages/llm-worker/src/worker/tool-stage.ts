@@ -1,5 +1,6 @@
 import type { Item, ToolCallItem, ToolResultItem } from "../llm-client/item.js";
 import { parseToolArguments, type ToolCall } from "../llm-client/response.js";
+import type { RunTrace } from "../tracing/run-trace.js";
 import type { EventHub } from "./event-hub.js";
 import { type Extensions, firstAction, type HookStep, stepsOf } from "./hook-runner.js";
 import type {
@@ -34,6 +35,8 @@ export interface ToolStageContext {
   extensions: Extensions;
   hub: EventHub;
   run: ToolRunOptions;
+  /** The run's spans: each call runs inside an `execute_tool` span. */
+  trace?: RunTrace;
 }
 
 /**
@@ -107,7 +110,8 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
       try {
         ctx.hub.emit({ type: "tool_start", call });
         const started = performance.now();
-        result = await runTool(ctx.tools, call, { ...runOptions, signal: own.signal });
+        const execute = () => runTool(ctx.tools, call, { ...runOptions, signal: own.signal });
+        result = await (ctx.trace ? ctx.trace.tool(call, execute) : execute());
         const after = await firstAction<AfterToolAction | InterceptorAfterToolAction>(
           "afterToolCall",
           afterSteps(result, call, ctx),

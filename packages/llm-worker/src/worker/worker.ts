@@ -1,11 +1,13 @@
-import type { LlmClient, RetryNotice } from "../llm-client/client.js";
+import type { LlmClient } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
-import { type Response, ResponseAssembler } from "../llm-client/response.js";
+import type { Response } from "../llm-client/response.js";
+import type { OutputSpec } from "../structured/output-schema.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import type { HistoryResultOptions } from "../tool-output/history-result.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
+import { RunTrace } from "../tracing/run-trace.js";
 import { separateDuplicateCalls } from "./duplicate-calls.js";
 import { EventHub } from "./event-hub.js";
 import type { WorkerEvent } from "./events.js";
@@ -21,6 +23,8 @@ import type {
   TurnEndAction,
 } from "./hooks.js";
 import { addUsage, type WorkerResult } from "./result.js";
+import { RunOutput } from "./run-output.js";
+import { streamTurn } from "./stream-turn.js";
 import { type Tool, toolDefinition } from "./tool.js";
 import { cancelledResult } from "./tool-runner.js";
 import { decidedResult, runToolStage, type ToolStage, unansweredCalls } from "./tool-stage.js";
@@ -57,10 +61,28 @@ export interface WorkerOptions {
   generation?: GenerationSettings;
   /** Send OpenAI-strict tool schemas (every property required, optional ones nullable). */
   strictToolSchemas?: boolean;
+  /**
+   * OpenTelemetry spans for each run, turn, provider request and tool call (see `RunTrace`), when
+   * the optional peer `@opentelemetry/api` is installed (default on; `false` never loads it).
+   */
+  tracing?: boolean;
 }
 
-export interface RunOptions {
+export interface RunOptions<T = unknown> {
   signal?: AbortSignal;
+  /**
+   * Ask for the final answer as JSON matching this schema (zod, typed; or `outputSchema(json)`):
+   * every request of the run carries it in the provider's native mode, and the answer is validated
+   * into the result's `output`. An answer that does not validate fails the run (`invalid_output`).
+   */
+  output?: OutputSpec<T>;
+  /** Send the validation issues back once and take the corrected answer (default false). */
+  repairOutput?: boolean;
+  /**
+   * A W3C `traceparent` to continue (a `TRACEPARENT` from the environment): the run's span is its
+   * child. Without it, the run's span is a child of the active OpenTelemetry context.
+   */
+  traceparent?: string;
 }
 
 /** What every Worker can do, cache-locked or not: run turns, read history, listen. */
@@ -68,7 +90,8 @@ export interface WorkerApi extends WorkerEvents {
   readonly history: readonly Item[];
   readonly isRunning: boolean;
   readonly isPaused: boolean;
-  run(input: string | Item[], options?: RunOptions): Promise<WorkerResult>;
+  run<T = unknown>(input: string | Item[], options?: RunOptions<T>): Promise<WorkerResult<T>>;
+  /** Continues a paused run; its output schema, if it had one, still holds. */
   resume(options?: RunOptions): Promise<WorkerResult>;
   /** The events of one run as an async iterable, ending with `run_end` (which carries the result). */
   stream(input: string | Item[], options?: RunOptions): AsyncIterable<WorkerEvent>;
@@ -109,6 +132,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private running = false;
   private lockedFlag = false;
   private previousUsage: Usage | undefined;
+  /** The structured output asked of the current (or paused) run. */
+  private output: RunOutput | undefined;
+  /** The spans of the current run, when tracing. */
+  private trace: RunTrace | undefined;
 
   constructor(options: WorkerOptions) {
     super(new EventHub());
@@ -170,9 +197,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
     return this as unknown as CacheLockedWorker;
   }
 
-  async run(input: string | Item[], options: RunOptions = {}): Promise<WorkerResult> {
-    return this.exclusive(async () => {
+  async run<T = unknown>(input: string | Item[], options: RunOptions<T> = {}): Promise<WorkerResult<T>> {
+    return this.exclusive(options, async () => {
       this.abandonPause();
+      this.output = RunOutput.of(options.output, options.repairOutput);
       const items: Item[] = typeof input === "string" ? [userMessage(input)] : [...input];
       try {
         this.hub.emit({ type: "run_start", input: textOf(items) });
@@ -182,14 +210,14 @@ export class Worker extends WorkerEvents implements WorkerApi {
       const submitted = await this.submitPrompt(items);
       if (submitted) return submitted;
       return this.loop({ at: "request" }, 0, {}, options.signal);
-    });
+    }) as Promise<WorkerResult<T>>;
   }
 
   /** Continues a paused run past the point that paused it, without adding a user message. */
   async resume(options: RunOptions = {}): Promise<WorkerResult> {
     const paused = this.paused;
     if (!paused) throw new Error("resume(): the worker is not paused");
-    return this.exclusive(async () => {
+    return this.exclusive(options, async () => {
       this.paused = undefined;
       return this.loop(paused.stage, paused.turns, paused.usage, options.signal);
     });
@@ -203,14 +231,19 @@ export class Worker extends WorkerEvents implements WorkerApi {
     await done;
   }
 
-  private async exclusive(body: () => Promise<WorkerResult>): Promise<WorkerResult> {
+  private async exclusive(options: RunOptions, body: () => Promise<WorkerResult>): Promise<WorkerResult> {
     if (this.running) throw new Error("a run is already in progress on this worker");
     this.running = true;
-    let result: WorkerResult;
+    const trace =
+      this.options.tracing === false ? undefined : RunTrace.start(this.client, options.traceparent);
+    this.trace = trace;
+    let result: WorkerResult | undefined;
     try {
       result = await body();
     } finally {
       this.running = false;
+      this.trace = undefined;
+      trace?.end(result);
     }
     try {
       this.hub.emit({ type: "run_end", result });
@@ -297,6 +330,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
               ...(this.options.blobStore !== undefined && { blobStore: this.options.blobStore }),
               ...(this.options.toolOutput !== undefined && { toolOutput: this.options.toolOutput }),
             },
+            ...(this.trace !== undefined && { trace: this.trace }),
           });
           if (outcome.kind === "paused") {
             this.paused = { stage: { ...stage, resumeAfterStep: outcome.step }, turns, usage };
@@ -343,7 +377,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
 
         turns++;
         this.hub.emit({ type: "turn_start", turn: turns });
-        const response = await this.streamTurn(request, turns, signal);
+        this.trace?.turn(turns);
+        const send = () =>
+          streamTurn({ client: this.client, hub: this.hub, request, turn: turns, signal, trace: this.trace });
+        const response = await (this.trace ? this.trace.request(request, send) : send());
         // Before anyone sees the response whole: listeners and the history get the same call ids.
         const duplicates = separateDuplicateCalls(response);
         usage = addUsage(usage, response.usage);
@@ -382,7 +419,15 @@ export class Worker extends WorkerEvents implements WorkerApi {
             turns,
           };
         }
-        return { status: "finished", text: response.text, usage, turns, response };
+        const verdict = this.output?.judge(response.text);
+        if (verdict?.kind === "repair") {
+          this.items.push(verdict.message);
+          stage = { at: "request" };
+          continue;
+        }
+        if (verdict?.kind === "invalid") return { status: "failed", error: verdict.error, usage, turns };
+        const output = verdict?.kind === "valid" ? { output: verdict.value } : {};
+        return { status: "finished", text: response.text, usage, turns, response, ...output };
       }
     } catch (err) {
       this.hub.abortOpenBlock(err instanceof Error ? err.message : "failed");
@@ -396,6 +441,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
     return {
       ...this.options.generation,
       ...(this.system !== undefined && { system: this.system }),
+      ...(this.output !== undefined && { responseFormat: this.output.schema.format }),
       items: [...this.items],
       ...(this.tools.size > 0 && {
         tools: [...this.tools.values()].map((t) => toolDefinition(t, { strict })),
@@ -430,29 +476,6 @@ export class Worker extends WorkerEvents implements WorkerApi {
       (x) => x.onTurnEnd?.(summary),
     );
     return firstAction("onTurnEnd", steps, { neutral: (a) => a.action === "finish" });
-  }
-
-  /** One request: events to the Timeline and listeners as they arrive, gathered into a Response. */
-  private async streamTurn(
-    request: Request,
-    turn: number,
-    signal: AbortSignal | undefined,
-  ): Promise<Response> {
-    const assembler = new ResponseAssembler(this.client.scheme);
-    const onRetry = (notice: RetryNotice): void =>
-      this.hub.emit({
-        type: "retry",
-        turn,
-        attempt: notice.retry + 1,
-        maxAttempts: notice.maxRetries + 1,
-        delayMs: notice.delayMs,
-        error: notice.error,
-      });
-    for await (const event of this.client.stream(request, { onRetry, ...(signal && { signal }) })) {
-      assembler.push(event);
-      this.hub.dispatch(event);
-    }
-    return assembler.result();
   }
 
   /** Keeps history valid after a failure mid-tools or an abandoned pause: every call gets an answer. */

@@ -9,6 +9,7 @@
 import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
+  OutputConfig,
   RawMessageStreamEvent,
   TextBlockParam,
   ThinkingConfigParam,
@@ -21,6 +22,7 @@ import type {
   AnthropicAssistantMessage,
   AnthropicEchoedBlock,
   AnthropicMessagesBody,
+  AnthropicOutputConfig,
   AnthropicOwnAssistantBlockParam,
   AnthropicStreamEvent,
   AnthropicTextBlockParam,
@@ -49,6 +51,8 @@ export type SystemConforms = Assignable<AnthropicTextBlockParam, TextBlockParam>
 export type ToolConforms = Assignable<AnthropicTool, ToolUnion>;
 export type ToolChoiceConforms = Assignable<AnthropicToolChoice, ToolChoice>;
 export type ThinkingConforms = Assignable<AnthropicThinkingConfig, ThinkingConfigParam>;
+/** Structured output: the SDK's own `output_config.format` (JSON schema), not a forced tool. */
+export type OutputConfigConforms = Assignable<AnthropicOutputConfig, OutputConfig>;
 
 /** Every event the SDK says the server streams is one the decoder's wire types accept. */
 export type StreamEventsCovered = Assignable<RawMessageStreamEvent, AnthropicStreamEvent>;

@@ -28,6 +28,7 @@ export type OllamaWireConformance = [
   Assignable<OllamaTool, SdkTool>,
   Assignable<OllamaToolCall, SdkToolCall>,
   Assignable<ErrorResponse, OllamaErrorLine>,
+  Assignable<NonNullable<OllamaChatRequest["format"]>, NonNullable<ChatRequest["format"]>>,
 ];
 
 // biome-ignore lint/correctness/noUnusedVariables: exists only to be type-checked.

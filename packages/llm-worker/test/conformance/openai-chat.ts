@@ -11,12 +11,14 @@ import type {
   ChatCompletionToolChoiceOption,
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
+import type { ResponseFormatJSONSchema } from "openai/resources/shared";
 import type { Request } from "../../src/llm-client/request.js";
 import { buildOpenaiChatBody } from "../../src/llm-client/schemes/openai-chat/request.js";
 import type {
   OpenaiChatBody,
   OpenaiChatChunk,
   OpenaiChatMessage,
+  OpenaiChatResponseFormat,
   OpenaiChatTool,
   OpenaiChatToolChoice,
   OpenaiChatUsage,
@@ -29,6 +31,9 @@ type Assert<T extends true> = T;
 export type BodyConforms = Assert<OpenaiChatBody extends ChatCompletionCreateParamsStreaming ? true : false>;
 export type MessageConforms = Assert<OpenaiChatMessage extends ChatCompletionMessageParam ? true : false>;
 export type ToolConforms = Assert<OpenaiChatTool extends ChatCompletionTool ? true : false>;
+export type ResponseFormatConforms = Assert<
+  OpenaiChatResponseFormat extends ResponseFormatJSONSchema ? true : false
+>;
 export type ToolChoiceConforms = Assert<
   OpenaiChatToolChoice extends ChatCompletionToolChoiceOption ? true : false
 >;

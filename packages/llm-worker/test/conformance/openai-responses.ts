@@ -14,6 +14,7 @@ import type {
   ResponseCreateParamsStreaming,
   ResponseErrorEvent,
   ResponseFailedEvent,
+  ResponseFormatTextJSONSchemaConfig,
   ResponseFunctionCallArgumentsDeltaEvent,
   ResponseFunctionCallArgumentsDoneEvent,
   ResponseIncludable,
@@ -41,6 +42,7 @@ import type {
   WireFunctionTool,
   WireIncludable,
   WireInputItem,
+  WireJsonSchemaFormat,
   WireLifecycleEvent,
   WireReasoningConfig,
   WireReasoningDeltaEvent,
@@ -62,6 +64,7 @@ export type ToolConforms = Assignable<WireFunctionTool, FunctionTool>;
 export type ToolChoiceConforms = Assignable<WireToolChoice, ToolChoiceOptions | ToolChoiceFunction>;
 export type ReasoningConforms = Assignable<WireReasoningConfig, Reasoning>;
 export type IncludeConforms = Assignable<WireIncludable, ResponseIncludable>;
+export type JsonSchemaFormatConforms = Assignable<WireJsonSchemaFormat, ResponseFormatTextJSONSchemaConfig>;
 
 // The stream events the decoder reads, as the SDK describes them.
 export type CompletedCovered = Assignable<ResponseCompletedEvent, WireLifecycleEvent>;

@@ -269,7 +269,7 @@ export type WireRunResult =
   | { status: "cancelled"; reason: string; by: string; usage: Usage; turns: number }
   | {
       status: "failed";
-      error: { kind: "llm" | "hook" | "max_turns" | "pod"; message: string };
+      error: { kind: "llm" | "hook" | "max_turns" | "invalid_output" | "pod"; message: string };
       usage: Usage;
       turns: number;
     };
@@ -287,7 +287,10 @@ const wireRunResultSchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("cancelled"), reason: z.string(), by: z.string(), ...runTotals }),
   z.object({
     status: z.literal("failed"),
-    error: z.object({ kind: z.enum(["llm", "hook", "max_turns", "pod"]), message: z.string() }),
+    error: z.object({
+      kind: z.enum(["llm", "hook", "max_turns", "invalid_output", "pod"]),
+      message: z.string(),
+    }),
     ...runTotals,
   }),
 ]) satisfies z.ZodType<WireRunResult>;

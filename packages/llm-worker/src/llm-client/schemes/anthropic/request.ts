@@ -78,6 +78,8 @@ export function buildAnthropicBody(request: Request, model: string): AnthropicMe
   setSampling(body, request, budget !== undefined);
   if (request.stopSequences !== undefined && request.stopSequences.length > 0)
     body.stop_sequences = [...request.stopSequences];
+  if (request.responseFormat !== undefined)
+    body.output_config = { format: { type: "json_schema", schema: request.responseFormat.schema } };
   return request.providerOptions === undefined ? body : { ...body, ...request.providerOptions };
 }
 

@@ -111,7 +111,13 @@ export interface AnthropicMessagesBody {
   temperature?: number;
   top_p?: number;
   stop_sequences?: string[];
+  /** Structured output: the answer is JSON matching `format.schema`. */
+  output_config?: AnthropicOutputConfig;
   stream: true;
+}
+
+export interface AnthropicOutputConfig {
+  format: { type: "json_schema"; schema: { [key: string]: unknown } };
 }
 
 // ---------------------------------------------------------------------------------------------

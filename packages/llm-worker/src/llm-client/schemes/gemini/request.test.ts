@@ -343,3 +343,29 @@ describe("geminiScheme.buildHttpRequest", () => {
     expect(geminiScheme.framing).toBe("json-or-sse");
   });
 });
+
+describe("buildGeminiBody: structured output", () => {
+  const responseFormat = {
+    type: "json_schema" as const,
+    name: "answer",
+    schema: { type: "object", properties: { a: { type: "string" } } },
+  };
+  const tools = [{ name: "t", description: "", inputSchema: { type: "object" } }];
+
+  it("asks for JSON of the schema with responseJsonSchema", () => {
+    expect(body({ responseFormat }).generationConfig).toEqual({
+      responseMimeType: "application/json",
+      responseJsonSchema: responseFormat.schema,
+    });
+    expect(body({ responseFormat, tools }, "gemini-3-pro-preview").generationConfig).toMatchObject({
+      responseMimeType: "application/json",
+    });
+  });
+
+  it("leaves the JSON mode out on Gemini 2.x when tools are sent: those models reject the pair", () => {
+    expect(body({ responseFormat, tools }, "gemini-2.5-flash").generationConfig).toBeUndefined();
+    expect(body({ responseFormat }, "gemini-2.5-flash").generationConfig).toMatchObject({
+      responseMimeType: "application/json",
+    });
+  });
+});

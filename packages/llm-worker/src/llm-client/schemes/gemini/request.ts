@@ -42,6 +42,9 @@ const BUDGET_BY_EFFORT: Readonly<Record<NonNullable<ReasoningConfig["effort"]>, 
  * - Streaming needs no body field (it is the endpoint), and usage comes with every chunk.
  * - `reasoning`: `budgetTokens` wins over `effort`; an effort becomes a `thinkingLevel`, except on
  *   Gemini 1.x/2.x models, which only take a budget (see BUDGET_BY_EFFORT).
+ * - `responseFormat`: `responseMimeType: "application/json"` with `responseJsonSchema`, except on a
+ *   Gemini 1.x/2.x request that also has tools, which those models reject ("function calling with
+ *   a response mime type 'application/json' is unsupported"): the answer is then only validated.
  * - `providerOptions` are merged over the body last, shallowly (a `tools` entry replaces ours).
  */
 export function buildGeminiBody(request: Request, model: string): GeminiRequestBody {
@@ -166,6 +169,12 @@ function generationConfigOf(request: Request, model: string): GeminiGenerationCo
   if (request.topP !== undefined) config.topP = request.topP;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0)
     config.stopSequences = [...request.stopSequences];
+  const tools = request.tools !== undefined && request.tools.length > 0;
+  if (request.responseFormat !== undefined && !(tools && isBeforeGemini3(model))) {
+    // `responseJsonSchema` takes JSON Schema as it is; `responseSchema` only an OpenAPI subset.
+    config.responseMimeType = "application/json";
+    config.responseJsonSchema = request.responseFormat.schema;
+  }
   if (request.reasoning !== undefined) {
     const thinking = thinkingConfigOf(request.reasoning, model);
     if (thinking !== undefined) config.thinkingConfig = thinking;
@@ -182,14 +191,17 @@ function thinkingConfigOf(reasoning: ReasoningConfig, model: string): GeminiThin
       : { includeThoughts: true, thinkingBudget: budgetTokens };
   }
   if (effort === undefined) return undefined;
-  if (takesThinkingBudget(model)) return { includeThoughts: true, thinkingBudget: BUDGET_BY_EFFORT[effort] };
+  if (isBeforeGemini3(model)) return { includeThoughts: true, thinkingBudget: BUDGET_BY_EFFORT[effort] };
   return {
     includeThoughts: true,
     thinkingLevel: effort.toUpperCase() as GeminiThinkingConfig["thinkingLevel"],
   };
 }
 
-/** Gemini 1.x and 2.x take `thinkingBudget` only; `thinkingLevel` arrived with Gemini 3. */
-function takesThinkingBudget(model: string): boolean {
+/**
+ * Gemini 1.x and 2.x: they take `thinkingBudget` only (`thinkingLevel` arrived with Gemini 3), and
+ * no JSON response mode together with function calling.
+ */
+function isBeforeGemini3(model: string): boolean {
   return /(^|\/)gemini-[12][.-]/.test(model);
 }

@@ -113,6 +113,9 @@ export interface GeminiGenerationConfig {
   topP?: number;
   stopSequences?: string[];
   thinkingConfig?: GeminiThinkingConfig;
+  /** Structured output: `application/json` with `responseJsonSchema` (full JSON Schema). */
+  responseMimeType?: string;
+  responseJsonSchema?: { [key: string]: unknown };
 }
 
 /** `thinkingBudget` (Gemini 2.5) and `thinkingLevel` (Gemini 3) are exclusive. */

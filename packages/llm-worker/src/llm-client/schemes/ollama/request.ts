@@ -34,6 +34,7 @@ export function buildOllamaBody(request: Request, model: string): OllamaChatRequ
   if (tools.length > 0) body.tools = tools.map(toTool);
   const think = toThink(request.reasoning);
   if (think !== undefined) body.think = think;
+  if (request.responseFormat !== undefined) body.format = request.responseFormat.schema;
   const options = toOptions(request);
   if (options !== undefined) body.options = options;
   // Shallow and unchecked by design: the caller asked for exactly these fields (format, keep_alive, ...).

@@ -11,6 +11,8 @@ export interface OllamaChatRequest {
   /** Thinking control: on/off, or an effort level for models that take one (gpt-oss). */
   think?: OllamaThink;
   options?: OllamaOptions;
+  /** `"json"`, or a JSON schema the answer must match (structured output). */
+  format?: "json" | { [key: string]: unknown };
   stream: true;
 }
 

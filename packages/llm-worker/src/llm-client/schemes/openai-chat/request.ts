@@ -43,6 +43,18 @@ export function buildOpenaiChatBody(request: Request, model: string): OpenaiChat
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0)
     body.stop = [...request.stopSequences];
+  const format = request.responseFormat;
+  if (format !== undefined) {
+    body.response_format = {
+      type: "json_schema",
+      json_schema: {
+        name: format.name,
+        schema: format.schema,
+        ...(format.description !== undefined && { description: format.description }),
+        strict: format.strict !== false,
+      },
+    };
+  }
   const effort = reasoningEffortOf(request.reasoning);
   if (effort !== undefined) body.reasoning_effort = effort;
   if (request.providerOptions === undefined) return body;

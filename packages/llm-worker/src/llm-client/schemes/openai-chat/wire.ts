@@ -29,6 +29,18 @@ export interface OpenaiChatBody {
   top_p?: number;
   stop?: string[];
   reasoning_effort?: OpenaiChatReasoningEffort;
+  /** Structured output: the answer is JSON matching the schema. */
+  response_format?: OpenaiChatResponseFormat;
+}
+
+export interface OpenaiChatResponseFormat {
+  type: "json_schema";
+  json_schema: {
+    name: string;
+    schema: { [key: string]: unknown };
+    description?: string;
+    strict?: boolean;
+  };
 }
 
 export type OpenaiChatReasoningEffort = "minimal" | "low" | "medium" | "high";

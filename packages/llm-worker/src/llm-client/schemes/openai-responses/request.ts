@@ -66,6 +66,18 @@ export function buildOpenaiResponsesBody(request: Request, model: string): Opena
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
+  const format = request.responseFormat;
+  if (format !== undefined) {
+    body.text = {
+      format: {
+        type: "json_schema",
+        name: format.name,
+        schema: format.schema,
+        ...(format.description !== undefined && { description: format.description }),
+        strict: format.strict !== false,
+      },
+    };
+  }
   const reasoning = reasoningConfig(request.reasoning);
   if (reasoning) {
     body.reasoning = reasoning;

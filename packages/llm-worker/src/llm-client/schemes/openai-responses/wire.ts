@@ -25,7 +25,17 @@ export interface OpenaiResponsesBody {
   include?: WireIncludable[];
   /** False by default here: every request carries its whole history (stateless). */
   store?: boolean;
+  /** The answer's format: a JSON schema for structured output. */
+  text?: { format: WireJsonSchemaFormat };
   stream: true;
+}
+
+export interface WireJsonSchemaFormat {
+  type: "json_schema";
+  name: string;
+  schema: { [key: string]: unknown };
+  description?: string;
+  strict?: boolean;
 }
 
 export type WireIncludable = "reasoning.encrypted_content";

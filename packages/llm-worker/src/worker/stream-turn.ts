@@ -1,0 +1,45 @@
+import type { LlmClient, RetryNotice } from "../llm-client/client.js";
+import type { Request } from "../llm-client/request.js";
+import { type Response, ResponseAssembler } from "../llm-client/response.js";
+import type { RunTrace } from "../tracing/run-trace.js";
+import type { EventHub } from "./event-hub.js";
+
+export interface TurnRequest {
+  client: LlmClient;
+  hub: EventHub;
+  request: Request;
+  turn: number;
+  signal: AbortSignal | undefined;
+  trace: RunTrace | undefined;
+}
+
+/**
+ * One request of a run: its events to the Timeline and listeners as they arrive (retries as `retry`
+ * events, and on the request's span), gathered into a Response.
+ */
+export async function streamTurn({
+  client,
+  hub,
+  request,
+  turn,
+  signal,
+  trace,
+}: TurnRequest): Promise<Response> {
+  const assembler = new ResponseAssembler(client.scheme);
+  const onRetry = (notice: RetryNotice): void => {
+    trace?.retry(notice);
+    hub.emit({
+      type: "retry",
+      turn,
+      attempt: notice.retry + 1,
+      maxAttempts: notice.maxRetries + 1,
+      delayMs: notice.delayMs,
+      error: notice.error,
+    });
+  };
+  for await (const event of client.stream(request, { onRetry, ...(signal && { signal }) })) {
+    assembler.push(event);
+    hub.dispatch(event);
+  }
+  return assembler.result();
+}
