@@ -3,6 +3,7 @@ import { INLINE_LIMIT_BYTES } from "../tool-output/limits.js";
 import { inline, type JsonValue, stored } from "../tool-output/tool-output.js";
 import { utf8Length } from "../tool-output/utf8.js";
 import type { ToolResultValue } from "../worker/tool.js";
+import { base64Bytes, formatBytes } from "../worker/tool-images.js";
 
 /**
  * What an MCP tool result becomes for the Worker:
@@ -69,20 +70,6 @@ function describeBlock(block: ContentBlock): string {
       // A block type from a newer protocol revision: named, never silently dropped.
       return `[${(block as { type: string }).type} content]`;
   }
-}
-
-/** The decoded size of base64 data, without decoding it. */
-function base64Bytes(data: string): number {
-  let padding = 0;
-  if (data.endsWith("==")) padding = 2;
-  else if (data.endsWith("=")) padding = 1;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 const BLANKS = " \t\r\n";
