@@ -1,5 +1,6 @@
 import type { LlmClient, RetryNotice } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
+import type { FallbackNotice } from "../llm-client/fallback.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
 import { type Response, ResponseAssembler } from "../llm-client/response.js";
@@ -9,6 +10,7 @@ import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-too
 import { separateDuplicateCalls } from "./duplicate-calls.js";
 import { EventHub } from "./event-hub.js";
 import type { WorkerEvent } from "./events.js";
+import { fallbackEvent } from "./fallback-event.js";
 import { type Extensions, extensionsOf, firstAction, HookError, stepsOf } from "./hook-runner.js";
 import type {
   Hook,
@@ -438,7 +440,12 @@ export class Worker extends WorkerEvents implements WorkerApi {
     turn: number,
     signal: AbortSignal | undefined,
   ): Promise<Response> {
-    const assembler = new ResponseAssembler(this.client.scheme);
+    let assembler = new ResponseAssembler(this.client.scheme);
+    const onFallback = (notice: FallbackNotice): void => {
+      // Nothing of the failed model's answer was delivered: the answer is the new model's.
+      assembler = new ResponseAssembler(notice.to.scheme);
+      this.hub.emit(fallbackEvent(notice, turn, request.items));
+    };
     const onRetry = (notice: RetryNotice): void =>
       this.hub.emit({
         type: "retry",
@@ -448,7 +455,11 @@ export class Worker extends WorkerEvents implements WorkerApi {
         delayMs: notice.delayMs,
         error: notice.error,
       });
-    for await (const event of this.client.stream(request, { onRetry, ...(signal && { signal }) })) {
+    for await (const event of this.client.stream(request, {
+      onRetry,
+      onFallback,
+      ...(signal && { signal }),
+    })) {
       assembler.push(event);
       this.hub.dispatch(event);
     }
