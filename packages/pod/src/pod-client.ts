@@ -1,4 +1,4 @@
-import { createClient, getScheme, type LlmClient, LlmError } from "@yoake/llm-worker";
+import { createClient, createFallbackClient, getScheme, type LlmClient, LlmError } from "@yoake/llm-worker";
 import type { ResolvedModel } from "./manifest/resolve.js";
 
 /**
@@ -6,8 +6,23 @@ import type { ResolvedModel } from "./manifest/resolve.js";
  * usual variable (`ANTHROPIC_API_KEY`, ...), read from `env`; the base URL from the manifest, else
  * the scheme's variable (`ANTHROPIC_BASE_URL`, `OLLAMA_HOST`, ...), else the scheme's default.
  * A missing key is a configuration error, thrown here, naming the variable.
+ *
+ * With `[model] fallback`, the client is a chain (`createFallbackClient`): each fallback model is
+ * made the same way (its key must be there too), and is asked in order when the one before fails
+ * with an error retrying will not fix soon; the first model is tried again on a later turn.
  */
 export function clientForModel(
+  model: ResolvedModel,
+  env: Readonly<Record<string, string | undefined>>,
+): LlmClient {
+  const first = clientForOneModel(model, env);
+  if (model.fallback === undefined || model.fallback.length === 0) return first;
+  return createFallbackClient({
+    clients: [first, ...model.fallback.map((fallback) => clientForOneModel(fallback, env))],
+  });
+}
+
+function clientForOneModel(
   model: ResolvedModel,
   env: Readonly<Record<string, string | undefined>>,
 ): LlmClient {
