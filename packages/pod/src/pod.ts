@@ -6,6 +6,7 @@ import {
   BLOB_STORE_TOOL_OUTPUT,
   createInspectTool,
   FsBlobStore,
+  type ImagePart,
   type Item,
   type LlmClient,
   type MessageItem,
@@ -47,6 +48,11 @@ import { loadSessionKey } from "./session/session-key.js";
 import type { Durability, SessionLogOptions } from "./session/session-log.js";
 import { listSessions, type SessionInfo } from "./session/sessions.js";
 import { ReadTracker } from "./tools/read-tracker.js";
+
+/** Options of `Pod.run`: the run's signal, and images the client attached to the prompt. */
+export interface PodRunOptions extends RunOptions {
+  images?: readonly ImagePart[];
+}
 
 export interface PodOptions {
   /** Where the project (and its `.yoake/manifest.toml`) is searched from. */
@@ -253,8 +259,9 @@ export class Pod {
    * plain input: its `@<path>` tokens are file references (`parseSegments`); pass segments to
    * send text verbatim. Each reference is resolved before the submit; one that cannot be (out of
    * scope, missing, binary) raises a warning alert and only its placeholder reaches the model.
+   * `images` (pasted or attached by a client) follow the prompt like an `@image` reference.
    */
-  async run(input: string | readonly Segment[], options: RunOptions = {}): Promise<PodRunResult> {
+  async run(input: string | readonly Segment[], options: PodRunOptions = {}): Promise<PodRunResult> {
     const runOptions = this.claim(options);
     let result: WorkerResult;
     try {
@@ -266,7 +273,8 @@ export class Pod {
       this.usageOfPausedRun = {};
       // Notes given while the previous run was paused follow this prompt, with its files.
       const notes = this.takeQueuedNotes();
-      this.state.stashFileRefs([...(await this.resolveFileRefs(segments)), ...notes]);
+      const images = options.images?.length ? [userMessage("[Image attached]", options.images)] : [];
+      this.state.stashFileRefs([...(await this.resolveFileRefs(segments)), ...images, ...notes]);
       try {
         result = await this.worker.run(flattenSegments(segments), runOptions);
       } finally {
