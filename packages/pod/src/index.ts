@@ -10,6 +10,7 @@ export {
   fileRefPlaceholder,
   flattenSegments,
   IMAGE_LIMIT_BYTES,
+  imageTooLarge,
   MAX_LISTED_ENTRIES,
   parseSegments,
   resolveFileRef,

@@ -1,6 +1,6 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ImageMediaType, ImagePart } from "@yoake/llm-worker";
-import { IMAGE_LIMIT_BYTES } from "@yoake/pod";
+import { IMAGE_LIMIT_BYTES, imageTooLarge } from "@yoake/pod";
 
 const MEDIA_TYPES: ReadonlySet<string> = new Set<ImageMediaType>([
   "image/png",
@@ -25,12 +25,7 @@ export function promptImage(
   const mediaType = block.mimeType as ImageMediaType;
   if (block.data !== "") {
     const bytes = Math.floor((block.data.length * 3) / 4);
-    if (bytes > IMAGE_LIMIT_BYTES) {
-      const mib = (n: number): string => (n / (1024 * 1024)).toFixed(2);
-      return {
-        refused: `an image of ${mib(bytes)} MiB was attached, over the ${mib(IMAGE_LIMIT_BYTES)} MiB limit`,
-      };
-    }
+    if (bytes > IMAGE_LIMIT_BYTES) return { refused: imageTooLarge("the attached image", bytes) };
     return { type: "image", mediaType, data: block.data };
   }
   const uri = block.uri ?? "";
