@@ -27,4 +27,20 @@ describe("examples", () => {
     expect(out).toContain("Kyoto is sunny at 24°C; Oslo is at 3°C.");
     expect(out).toContain("[finished] history: 7 items");
   });
+
+  it("images.ts sends a user image and a tool's image", async () => {
+    const out = await output("images.ts");
+    expect(out).toContain("Both show a single white pixel.");
+    expect(out).toContain("request 2: an image/png image in the user message");
+    expect(out).toContain("request 2: an image/png image in the tool result");
+  });
+
+  it("fallback.ts moves to the next model after the retries, and says why", async () => {
+    const out = await output("fallback.ts");
+    expect(out).toContain("[retry] attempt 3 of 3");
+    expect(out).toMatch(
+      /\[fallback\] anthropic\/claude-sonnet-4-5 → ollama\/qwen3:8b \(overloaded\); ~\d+ prompt tokens/,
+    );
+    expect(out).toContain("Hello from the fallback model.");
+  });
 });
