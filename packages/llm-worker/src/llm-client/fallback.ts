@@ -29,8 +29,9 @@ export interface ModelRef {
 
 /**
  * The chain moved to another model for a request. `error`: `from` failed with `error`, before any
- * of its answer was delivered. `primary_probe`: the first model's cool-down is over and a new turn
- * tries it again. Either way `to` reads the whole prompt without a cache.
+ * of its answer was delivered. `primary_probe`: a new turn tries an earlier model of the chain
+ * again (the first, normally), its cool-down over. Either way `to` reads the whole prompt without
+ * a cache.
  */
 export interface FallbackNotice {
   from: ModelRef;
