@@ -1,4 +1,4 @@
-import type { PermissionDecision, Pod, PodEvent, PodOptions, Segment } from "@yoake/pod";
+import type { PermissionDecision, Pod, PodEvent, PodOptions, PodRunOptions, Segment } from "@yoake/pod";
 import type { PodLike } from "./tui/pod-like.js";
 
 /**
@@ -41,7 +41,7 @@ export class SwitchablePod implements PodLike {
     return this.pod.sessionId;
   }
 
-  run(input: readonly Segment[], options: { signal?: AbortSignal }) {
+  run(input: readonly Segment[], options: PodRunOptions) {
     return this.pod.run(input, options);
   }
   respond(id: string, decision: PermissionDecision, options: { signal?: AbortSignal }) {

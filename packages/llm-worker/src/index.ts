@@ -3,6 +3,14 @@ export * from "./llm-client/client.js";
 export { decodeStream } from "./llm-client/decode.js";
 export * from "./llm-client/errors.js";
 export type * from "./llm-client/event.js";
+export {
+  createFallbackClient,
+  type FallbackClient,
+  type FallbackClientOptions,
+  type FallbackNotice,
+  isFallbackError,
+  type ModelRef,
+} from "./llm-client/fallback.js";
 export * from "./llm-client/item.js";
 export type * from "./llm-client/request.js";
 export * from "./llm-client/response.js";

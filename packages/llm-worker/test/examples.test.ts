@@ -52,4 +52,20 @@ describe("examples", () => {
     expect(out).toMatch(/^ {4}execute_tool get_weather {2}gen_ai\.tool\.name=get_weather$/m);
     expect(out).toMatch(/^ {4}chat claude-sonnet-4-5 .*finish_reasons=end_turn$/m);
   });
+
+  it("images.ts sends a user image and a tool's image", async () => {
+    const out = await output("images.ts");
+    expect(out).toContain("Both show a single white pixel.");
+    expect(out).toContain("request 2: an image/png image in the user message");
+    expect(out).toContain("request 2: an image/png image in the tool result");
+  });
+
+  it("fallback.ts moves to the next model after the retries, and says why", async () => {
+    const out = await output("fallback.ts");
+    expect(out).toContain("[retry] attempt 3 of 3");
+    expect(out).toMatch(
+      /\[fallback\] anthropic\/claude-sonnet-4-5 → ollama\/qwen3:8b \(overloaded\); ~\d+ prompt tokens/,
+    );
+    expect(out).toContain("Hello from the fallback model.");
+  });
 });

@@ -9,10 +9,13 @@ export {
   type FileRefResolution,
   fileRefPlaceholder,
   flattenSegments,
+  IMAGE_LIMIT_BYTES,
+  imageTooLarge,
   MAX_LISTED_ENTRIES,
   parseSegments,
   resolveFileRef,
   type Segment,
+  sniffImageType,
 } from "./file-ref/index.js";
 export { BLOCK_EXIT_CODE } from "./hooks/hook-verdict.js";
 export { createShellHooks, type ShellHookContext } from "./hooks/shell-hook.js";
@@ -62,7 +65,7 @@ export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
 export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
 export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
-export { Pod, type PodOptions, type PodRunResult } from "./pod.js";
+export { Pod, type PodOptions, type PodRunOptions, type PodRunResult } from "./pod.js";
 export { clientForModel } from "./pod-client.js";
 export type { PodEvent, PodEventOf, PodEventType, PodOwnEvent } from "./pod-events.js";
 export { CompactionError, type CompactionResult } from "./pod-session/compaction-result.js";

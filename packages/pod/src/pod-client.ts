@@ -1,4 +1,11 @@
-import { createClient, getScheme, type LlmClient, LlmError, type SchemeName } from "@yoake/llm-worker";
+import {
+  createClient,
+  createFallbackClient,
+  getScheme,
+  type LlmClient,
+  LlmError,
+  type SchemeName,
+} from "@yoake/llm-worker";
 import type { ResolvedModel } from "./manifest/resolve.js";
 
 /**
@@ -22,8 +29,23 @@ const BASE_URL_VARIABLES: Readonly<Record<SchemeName, readonly string[]>> = {
  * scheme's conventional variable in `env` (see `BASE_URL_VARIABLES`), else the catalogue's
  * endpoint, else the scheme's default: the key never goes anywhere the user did not choose.
  * A missing key is a configuration error, thrown here, naming the variable.
+ *
+ * With `[model] fallback`, the client is a chain (`createFallbackClient`): each fallback model is
+ * made the same way (its key must be there too), and is asked in order when the one before fails
+ * with an error retrying will not fix soon; the first model is tried again on a later turn.
  */
 export function clientForModel(
+  model: ResolvedModel,
+  env: Readonly<Record<string, string | undefined>>,
+): LlmClient {
+  const first = clientForOneModel(model, env);
+  if (model.fallback === undefined || model.fallback.length === 0) return first;
+  return createFallbackClient({
+    clients: [first, ...model.fallback.map((fallback) => clientForOneModel(fallback, env))],
+  });
+}
+
+function clientForOneModel(
   model: ResolvedModel,
   env: Readonly<Record<string, string | undefined>>,
 ): LlmClient {

@@ -59,6 +59,7 @@ const WORKER_EVENT_TYPES: Readonly<Record<WorkerEventType, true>> = {
   usage: true,
   error: true,
   retry: true,
+  fallback: true,
   turn_end: true,
   tool_start: true,
   tool_end: true,

@@ -6,6 +6,7 @@ import {
   BLOB_STORE_TOOL_OUTPUT,
   createInspectTool,
   FsBlobStore,
+  type ImagePart,
   type Item,
   type LlmClient,
   type MessageItem,
@@ -51,6 +52,11 @@ import { CommandApprovals } from "./shell/command-approval.js";
 import { openShell } from "./shell/open-shell.js";
 import type { Shell } from "./shell/shell.js";
 import { ReadTracker } from "./tools/read-tracker.js";
+
+/** Options of `Pod.run`: the run's signal, and images the client attached to the prompt. */
+export interface PodRunOptions extends RunOptions {
+  images?: readonly ImagePart[];
+}
 
 export interface PodOptions {
   /** Where the project (and its `.yoake/manifest.toml`) is searched from. */
@@ -275,8 +281,9 @@ export class Pod {
    * send text verbatim. Each reference is resolved before the submit: an attached file stays
    * `@path` in the user message, one that cannot be (out of scope, missing, binary) raises a
    * warning alert and only its placeholder reaches the model.
+   * `images` (pasted or attached by a client) follow the prompt like an `@image` reference.
    */
-  async run(input: string | readonly Segment[], options: RunOptions = {}): Promise<PodRunResult> {
+  async run(input: string | readonly Segment[], options: PodRunOptions = {}): Promise<PodRunResult> {
     const runOptions = this.claim(options);
     let result: WorkerResult;
     try {
@@ -289,7 +296,8 @@ export class Pod {
       // Notes given while the previous run was paused follow this prompt, with its files.
       const notes = this.takeQueuedNotes();
       const files = await this.resolveFileRefs(segments);
-      this.state.stashFileRefs([...files.items, ...notes]);
+      const images = options.images?.length ? [userMessage("[Image attached]", options.images)] : [];
+      this.state.stashFileRefs([...files.items, ...images, ...notes]);
       try {
         result = await this.worker.run(flattenSegments(segments, files.attached), runOptions);
       } finally {

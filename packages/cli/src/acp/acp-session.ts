@@ -6,10 +6,11 @@ import {
   type RequestPermissionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
+import type { ImagePart } from "@yoake/llm-worker";
 import type { Alert, PermissionDecision, PermissionRequest, Pod, PodRunResult, Segment } from "@yoake/pod";
 import { replayUpdates } from "./history-replay.js";
 import { PERMISSION_OPTIONS, permissionDecision, permissionToolCall } from "./permission.js";
-import { promptSegments } from "./prompt-segments.js";
+import { promptImages, promptSegments } from "./prompt-segments.js";
 import { promptStopReason } from "./stop-reason.js";
 import { TurnReporter, type TurnSink } from "./turn-reporter.js";
 
@@ -48,10 +49,12 @@ export class AcpSession {
     if (this.turn !== undefined)
       throw RequestError.invalidRequest(undefined, "a prompt turn is already running in this session");
     const segments = promptSegments(blocks, this.pod.manifest.projectRoot);
-    if (segments.length === 0) throw RequestError.invalidParams(undefined, "the prompt is empty");
+    const images = promptImages(blocks);
+    if (segments.length === 0 && images.length === 0)
+      throw RequestError.invalidParams(undefined, "the prompt is empty");
     const abort = new AbortController();
     this.turn = abort;
-    const turn = this.runTurn(segments, client, abort.signal).finally(() => {
+    const turn = this.runTurn(segments, images, client, abort.signal).finally(() => {
       this.turn = undefined;
     });
     this.turnEnded = turn.catch(() => undefined);
@@ -80,6 +83,7 @@ export class AcpSession {
 
   private async runTurn(
     segments: readonly Segment[],
+    images: readonly ImagePart[],
     client: AgentContext,
     signal: AbortSignal,
   ): Promise<PromptResponse> {
@@ -91,7 +95,7 @@ export class AcpSession {
     // The client may answer a question `cancelled` without a `session/cancel`: the turn ends so too.
     let cancelledWhileAsking = false;
     try {
-      result = await this.pod.run(segments, { signal });
+      result = await this.pod.run(segments, { signal, images });
       while (result.permissionRequest !== undefined && !signal.aborted) {
         const request = result.permissionRequest;
         const decision = await this.askPermission(request, client, signal);

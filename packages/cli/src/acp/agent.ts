@@ -91,7 +91,7 @@ export class YoakeAgent {
       agentCapabilities: {
         // Every Pod keeps a session log and restores from it.
         loadSession: true,
-        promptCapabilities: { embeddedContext: true, image: false, audio: false },
+        promptCapabilities: { embeddedContext: true, image: true, audio: false },
         sessionCapabilities: { resume: {}, close: {} },
       },
       agentInfo: { name: "yoake", title: "Yoake", version: this.options.version },

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { projectPath, promptSegments, wholeFilePath } from "./prompt-segments.js";
+import { projectPath, promptImages, promptSegments, wholeFilePath } from "./prompt-segments.js";
 
 const ROOT = path.resolve("/home/ada/repo");
 const fileUri = (p: string): string => pathToFileURL(p).href;
@@ -73,15 +73,31 @@ describe("promptSegments", () => {
         { type: "resource_link", uri: "https://example.com/spec", name: "spec" },
         { type: "resource", resource: { uri: "mem://blob", blob: "AAEC" } },
         { type: "image", data: "AAEC", mimeType: "image/png" },
+        { type: "image", data: "AAEC", mimeType: "image/bmp" },
         { type: "audio", data: "AAEC", mimeType: "audio/wav" },
       ],
       ROOT,
     );
+    // The PNG is attached (promptImages), so it leaves no note.
     expect(segments.map((s) => (s.type === "text" ? s.text : s.path))).toEqual([
       "[Link: spec <https://example.com/spec>]",
       "[Resource: mem://blob (binary, not shown)]",
-      "[an image was attached; yoake reads text only]",
+      "[an image of type image/bmp was attached; yoake takes PNG, JPEG, GIF and WebP]",
       "[an audio clip was attached; yoake reads text only]",
+    ]);
+  });
+
+  it("attaches the images the model takes: bytes, or an http(s) URI alone", () => {
+    expect(
+      promptImages([
+        { type: "text", text: "what is this?" },
+        { type: "image", data: "AAEC", mimeType: "image/png" },
+        { type: "image", data: "", mimeType: "image/jpeg", uri: "https://example.com/cat.jpg" },
+        { type: "image", data: "AAEC", mimeType: "image/tiff" },
+      ]),
+    ).toEqual([
+      { type: "image", mediaType: "image/png", data: "AAEC" },
+      { type: "image", mediaType: "image/jpeg", url: "https://example.com/cat.jpg" },
     ]);
   });
 });

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { ImagePart } from "@yoake/llm-worker";
 import type { Segment } from "@yoake/pod";
+import { promptImage } from "./prompt-images.js";
 
 /**
  * An ACP prompt as the Pod's input segments:
@@ -13,8 +15,9 @@ import type { Segment } from "@yoake/pod";
  * - an embedded resource that is not a whole file (another scheme, or a `file:` URI with a
  *   fragment such as `#L10:20`, which editors use for a selection) is text: its URI, then the text
  *   the editor sent, which is all there is of it;
- * - anything else (a link to another scheme, binary resources, images, audio) becomes a short
- *   bracketed note, so the model knows something was attached rather than losing it silently.
+ * - an image the model can take is left out here: `promptImages` attaches it (see `Pod.run`);
+ * - anything else (a link to another scheme, binary resources, other images, audio) becomes a
+ *   short bracketed note, so the model knows something was attached rather than losing it silently.
  *
  * File paths are made relative to `projectRoot` when inside it (the Pod resolves relative paths
  * against the project root); a path outside stays absolute, and the scope decides.
@@ -41,15 +44,28 @@ export function promptSegments(blocks: readonly ContentBlock[], projectRoot: str
         else segments.push(note(`Resource: ${resource.uri} (binary, not shown)`));
         break;
       }
-      case "image":
-        segments.push(note("an image was attached; yoake reads text only"));
+      case "image": {
+        const image = promptImage(block);
+        if ("refused" in image) segments.push(note(image.refused));
         break;
+      }
       case "audio":
         segments.push(note("an audio clip was attached; yoake reads text only"));
         break;
     }
   }
   return segments;
+}
+
+/** The images of an ACP prompt that the model takes (see `promptImage`), in order. */
+export function promptImages(blocks: readonly ContentBlock[]): ImagePart[] {
+  const images: ImagePart[] = [];
+  for (const block of blocks) {
+    if (block.type !== "image") continue;
+    const image = promptImage(block);
+    if (!("refused" in image)) images.push(image);
+  }
+  return images;
 }
 
 /** The local path of a `file:` URI naming a whole file (no fragment, no query); else undefined. */

@@ -1,5 +1,6 @@
 import type { Unsubscribe } from "@yoake/llm-worker";
 import type { Pod } from "@yoake/pod";
+import { fallbackLabel } from "../fallback-label.js";
 import type { OutputStream } from "../io.js";
 import { retryLabel } from "../retry-label.js";
 import { toolCallLabel } from "../tool-call-label.js";
@@ -24,6 +25,8 @@ export function reportProgress(pod: Pod, stderr: OutputStream, options: Progress
       if (alert.level === "info" && !options.info) return;
       stderr.write(`yoake: ${alert.level}: ${alert.message}\n`);
     }),
+    // Always: another model answers from here on, at the price of a cold cache.
+    pod.on("fallback", (event) => stderr.write(`yoake: warn: ${fallbackLabel(event)}\n`)),
   ];
   if (options.tools)
     offs.push(pod.on("tool_start", (event) => stderr.write(`· ${toolCallLabel(event.call)}\n`)));

@@ -1,4 +1,4 @@
-import type { Item } from "@yoake/llm-worker";
+import type { ImagePart, Item } from "@yoake/llm-worker";
 import type {
   ModelPrices,
   PermissionDecision,
@@ -73,7 +73,11 @@ export interface SessionSummary {
  */
 export interface PodLike {
   /** Runs one submitted input; the signal cancels it (Esc), leaving the session usable. */
-  run(input: readonly Segment[], options: { signal?: AbortSignal }): Promise<RunOutcome>;
+  /** `images`: pasted image files, attached to the prompt. */
+  run(
+    input: readonly Segment[],
+    options: { signal?: AbortSignal; images?: readonly ImagePart[] },
+  ): Promise<RunOutcome>;
   /** Answers the pending permission request and continues the run. */
   respond(id: string, decision: PermissionDecision, options: { signal?: AbortSignal }): Promise<RunOutcome>;
   /** Every event, in order; returns the function that stops listening. */

@@ -1,6 +1,7 @@
 import { errorPresenter } from "./error-presenter.js";
 import { errorMessage, LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
+import type { FallbackNotice } from "./fallback.js";
 import type { SchemeName } from "./item.js";
 import type { Request } from "./request.js";
 import { collectResponse, type Response } from "./response.js";
@@ -25,6 +26,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Told before each retry's wait of this call (after the client's own `onRetry`). */
   onRetry?: (notice: RetryNotice) => void;
+  /** Told when a chain of models (`createFallbackClient`) moves to another model for this call. */
+  onFallback?: (notice: FallbackNotice) => void;
 }
 
 /**

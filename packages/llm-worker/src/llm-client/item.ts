@@ -29,8 +29,23 @@ export interface MessageItem {
   itemId?: string;
   /** Anthropic citations of an assistant text block, as received. */
   citations?: unknown[];
+  /** Images of a user message, after its text (see `ImagePart`). Other roles ignore them. */
+  images?: ImagePart[];
   origin?: SchemeName;
 }
+
+/** The image formats every scheme takes as bytes. */
+export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+/**
+ * An image shown to the model: its bytes (base64, no `data:` prefix) with their media type, or a
+ * URL the provider fetches itself. Bytes work with every scheme; a URL with Anthropic, OpenAI
+ * (both) and Gemini (`fileData`, where `mediaType` should be given), while Ollama cannot fetch one
+ * and is sent a line of text naming it instead.
+ */
+export type ImagePart =
+  | { type: "image"; mediaType: ImageMediaType; data: string }
+  | { type: "image"; url: string; mediaType?: ImageMediaType };
 
 export interface ReasoningItem {
   type: "reasoning";
@@ -79,6 +94,11 @@ export interface ToolResultItem {
   name: string;
   summary: string;
   content?: string;
+  /**
+   * Images the tool returned, part of the fresh content: once prune drops `content` they are not
+   * sent either (`toolResultImages`), the summary saying what they were.
+   */
+  images?: ImagePart[];
   isError?: boolean;
 }
 
@@ -97,7 +117,11 @@ export interface ServerToolItem {
   origin: SchemeName;
 }
 
-export const userMessage = (text: string): MessageItem => ({ type: "message", role: "user", text });
+/** A user message; `images` (when any) follow its text. */
+export const userMessage = (text: string, images?: readonly ImagePart[]): MessageItem =>
+  images !== undefined && images.length > 0
+    ? { type: "message", role: "user", text, images: [...images] }
+    : { type: "message", role: "user", text };
 export const systemMessage = (text: string): MessageItem => ({ type: "message", role: "system", text });
 export const assistantMessage = (text: string): MessageItem => ({ type: "message", role: "assistant", text });
 
@@ -108,4 +132,19 @@ export function isUserMessage(item: Item): item is MessageItem & { role: "user" 
 /** The text a tool result shows the model: its content while it has one, else its summary. */
 export function toolResultText(item: ToolResultItem): string {
   return item.content ?? item.summary;
+}
+
+/** The images a tool result shows the model: none once prune has dropped its content. */
+export function toolResultImages(item: ToolResultItem): readonly ImagePart[] {
+  return item.content === undefined ? [] : (item.images ?? []);
+}
+
+/** The images of a user message (other roles carry none to send). */
+export function messageImages(item: MessageItem): readonly ImagePart[] {
+  return item.role === "user" ? (item.images ?? []) : [];
+}
+
+/** A `data:` URL of an image's bytes, or its URL: what the OpenAI APIs take. */
+export function imageUrl(image: ImagePart): string {
+  return "url" in image ? image.url : `data:${image.mediaType};base64,${image.data}`;
 }

@@ -10,6 +10,7 @@ import {
   toolResults,
 } from "../../test/support/mcp-test-servers.js";
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
+import { recordedImages } from "../testing/recorded-images.js";
 import { MemoryBlobStore } from "../tool-output/memory-blob-store.js";
 import { connectMcp, type McpConnection } from "./mcp-connection.js";
 import type { McpTool } from "./mcp-tools.js";
@@ -97,7 +98,14 @@ describe("server-everything's tools as Worker tools", () => {
     });
     const second = JSON.stringify(provider.requests[1]?.body);
     expect(second).toContain("The sum of 2 and 40 is 42.");
-    expect(second).not.toContain("iVBORw0KGgo"); // the image's base64 never reaches the model
+    // The image reaches the model as an image of the tool result, its base64 nowhere in the text.
+    const request = provider.requests[1];
+    if (request === undefined) throw new Error("no second request");
+    expect(recordedImages(request)).toEqual([
+      expect.objectContaining({ in: "tool_result", mediaType: "image/png" }),
+    ]);
+    expect(image?.content).not.toContain("iVBORw0KGgo");
+    expect(image?.summary).not.toContain("iVBORw0KGgo");
   });
 
   it("answers wrong arguments at once and passes on the server's own errors", async () => {

@@ -22,7 +22,7 @@ describe("toolResultOf: text content", () => {
 });
 
 describe("toolResultOf: content the model cannot read as text becomes one short line", () => {
-  it("describes images and audio by type and decoded size, never their base64", () => {
+  it("describes images and audio by type and decoded size, and passes images on as images", () => {
     const result = toolResultOf({
       content: [
         text("Here's the image:"),
@@ -30,7 +30,16 @@ describe("toolResultOf: content the model cannot read as text becomes one short 
         { type: "audio", data: "AAAA", mimeType: "audio/wav" },
       ],
     });
-    expect(result).toBe("Here's the image:\n[image: image/png, 1.5 KB]\n[audio: audio/wav, 3 bytes]");
+    expect(result).toEqual({
+      kind: "images",
+      images: [{ type: "image", mediaType: "image/png", data: PNG_BASE64 }],
+      text: "Here's the image:\n[image: image/png, 1.5 KB]\n[audio: audio/wav, 3 bytes]",
+    });
+  });
+
+  it("keeps an image of a type the providers do not take as its line only", () => {
+    const result = toolResultOf({ content: [{ type: "image", data: "AAAA", mimeType: "image/tiff" }] });
+    expect(result).toBe("[image: image/tiff, 3 bytes]");
   });
 
   it("names resource links with their URI, type and description", () => {

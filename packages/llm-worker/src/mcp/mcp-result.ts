@@ -1,8 +1,10 @@
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
+import type { ImageMediaType, ImagePart } from "../llm-client/item.js";
 import { INLINE_LIMIT_BYTES } from "../tool-output/limits.js";
 import { inline, type JsonValue, stored } from "../tool-output/tool-output.js";
 import { utf8Length } from "../tool-output/utf8.js";
 import type { ToolResultValue } from "../worker/tool.js";
+import { base64Bytes, formatBytes, imageOutput } from "../worker/tool-images.js";
 
 /**
  * What an MCP tool result becomes for the Worker:
@@ -10,9 +12,12 @@ import type { ToolResultValue } from "../worker/tool.js";
  * - text content blocks joined by newlines, as a plain string, so the Worker's promotion applies
  *   (over 800 bytes: stored with a summary when there is a BlobStore; a long JSON text is stored as
  *   structured content);
- * - images, audio, embedded binary resources and resource links as one short line each
- *   (`[image: image/png, 1.1 KB]`): the model reads text, and base64 in history costs tokens
- *   on every later request; an embedded text resource gives its header line and its text;
+ * - images (PNG, JPEG, GIF, WebP) are also passed on as images (`imageOutput`): the model sees
+ *   them while the result is fresh, and prune drops them with it; the text keeps a line naming
+ *   each (`[image: image/png, 1.1 KB]`);
+ * - audio, other images, embedded binary resources and resource links as one short line each:
+ *   the model reads text, and base64 in history costs tokens on every later request; an embedded
+ *   text resource gives its header line and its text;
  * - `structuredContent`, when the text blocks are absent or are JSON themselves (the spec's
  *   backward-compatible copy): a structured output, inline JSON up to 800 bytes, stored above.
  *   A server whose text is prose keeps its text (server-filesystem wraps a file as
@@ -24,11 +29,28 @@ export function toolResultOf(result: CallToolResult): ToolResultValue {
   if (result.isError === true) {
     throw new Error(text.length > 0 ? text : "the MCP tool reported an error without a message");
   }
+  const images = imagesOf(result.content);
+  if (images.length > 0) return imageOutput(images, text);
   const structured = result.structuredContent;
   if (structured !== undefined && (text.length === 0 || looksLikeJsonContainer(text))) {
     return structuredOutput(structured as JsonValue);
   }
   return text;
+}
+
+const IMAGE_TYPES: ReadonlySet<string> = new Set<ImageMediaType>([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+]);
+
+function imagesOf(content: readonly ContentBlock[] | undefined): ImagePart[] {
+  const images: ImagePart[] = [];
+  for (const block of content ?? [])
+    if (block.type === "image" && IMAGE_TYPES.has(block.mimeType))
+      images.push({ type: "image", mediaType: block.mimeType as ImageMediaType, data: block.data });
+  return images;
 }
 
 /** Small enough: inline compact JSON; larger: a structured blob, which `inspect` can slice. */
@@ -69,20 +91,6 @@ function describeBlock(block: ContentBlock): string {
       // A block type from a newer protocol revision: named, never silently dropped.
       return `[${(block as { type: string }).type} content]`;
   }
-}
-
-/** The decoded size of base64 data, without decoding it. */
-function base64Bytes(data: string): number {
-  let padding = 0;
-  if (data.endsWith("==")) padding = 2;
-  else if (data.endsWith("=")) padding = 1;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 const BLANKS = " \t\r\n";

@@ -19,6 +19,7 @@ export {
   type RecordedRequest,
   startMockProvider,
 } from "./mock-provider.js";
+export { type RecordedImage, recordedImages } from "./recorded-images.js";
 export {
   pieces,
   type ScriptedBlock,

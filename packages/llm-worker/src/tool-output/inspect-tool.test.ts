@@ -244,7 +244,7 @@ describe("inspect tool", () => {
     const { store, id, inspect } = await setup({ kind: "text", text: log(5000) });
     const output = await inspect.execute({ blob_id: id, selector: "lines:1-" }, context);
     expect(output).toMatchObject({ kind: "inline" });
-    const result = await toHistoryResult(output, store);
+    const result = await toHistoryResult(output as ToolOutput, store);
     expect(result.blobId).toBeUndefined();
     expect(store.size).toBe(1);
     expect(bytesOf(result.content)).toBeGreaterThan(800); // it would have been promoted as a plain string
@@ -253,9 +253,9 @@ describe("inspect tool", () => {
   it("gives its answer the summary [blob:<id>] <selector>, which is all it takes to read it again", async () => {
     const { store, id, inspect } = await setup({ kind: "text", text: log(5000) });
     const ranged = await inspect.execute({ blob_id: `[blob:${id}]`, selector: " lines:20-50 " }, context);
-    expect((await toHistoryResult(ranged, store)).summary).toBe(`[blob:${id}] lines:20-50`);
+    expect((await toHistoryResult(ranged as ToolOutput, store)).summary).toBe(`[blob:${id}] lines:20-50`);
     const overview = await inspect.execute({ blob_id: id }, context);
-    expect((await toHistoryResult(overview, store)).summary).toBe(`[blob:${id}] overview`);
+    expect((await toHistoryResult(overview as ToolOutput, store)).summary).toBe(`[blob:${id}] overview`);
   });
 
   it("accepts the id as a summary shows it", async () => {

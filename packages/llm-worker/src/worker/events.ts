@@ -1,4 +1,5 @@
 import type { ErrorEvent, UsageEvent } from "../llm-client/event.js";
+import type { FallbackNotice, ModelRef } from "../llm-client/fallback.js";
 import type { ToolResultItem } from "../llm-client/item.js";
 import type { Response, ToolCall } from "../llm-client/response.js";
 import type { WorkerResult } from "./result.js";
@@ -32,6 +33,21 @@ export type WorkerEvent =
       maxAttempts: number;
       delayMs: number;
       error: Omit<ErrorEvent, "type">;
+    }
+  /**
+   * A chain of models (`createFallbackClient`) moved to `to` for turn `turn`: `from` failed with an
+   * error retrying would not fix soon (`reason: "error"`), or its cool-down is over and the first
+   * model is tried again (`"primary_probe"`). `coldCacheTokens` prices the switch: the prompt (an
+   * estimate) that `to` reads without a cache.
+   */
+  | {
+      type: "fallback";
+      turn: number;
+      from: ModelRef;
+      to: ModelRef;
+      reason: FallbackNotice["reason"];
+      error?: Omit<ErrorEvent, "type">;
+      coldCacheTokens: number;
     }
   | { type: "turn_end"; turn: number; response: Response }
   | { type: "tool_start"; call: ToolCall }

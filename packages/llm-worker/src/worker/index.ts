@@ -6,6 +6,7 @@ export { listenerIterator } from "./listener-iterator.js";
 export { type PruneInterceptor, type PruneOptions, pruneInterceptor } from "./prune-interceptor.js";
 export { addUsage, type WorkerError, type WorkerResult } from "./result.js";
 export * from "./tool.js";
+export { describeImages, type ImageToolOutput, imageOutput } from "./tool-images.js";
 export {
   type CacheLockedWorker,
   type GenerationSettings,

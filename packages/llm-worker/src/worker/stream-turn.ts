@@ -1,8 +1,10 @@
 import type { LlmClient, RetryNotice } from "../llm-client/client.js";
+import type { FallbackNotice } from "../llm-client/fallback.js";
 import type { Request } from "../llm-client/request.js";
 import { type Response, ResponseAssembler } from "../llm-client/response.js";
 import type { RunTrace } from "../tracing/run-trace.js";
 import type { EventHub } from "./event-hub.js";
+import { fallbackEvent } from "./fallback-event.js";
 
 export interface TurnRequest {
   client: LlmClient;
@@ -15,7 +17,7 @@ export interface TurnRequest {
 
 /**
  * One request of a run: its events to the Timeline and listeners as they arrive (retries as `retry`
- * events, and on the request's span), gathered into a Response.
+ * events, and on the request's span; a switch of models as a `fallback` event), gathered into a Response.
  */
 export async function streamTurn({
   client,
@@ -25,7 +27,12 @@ export async function streamTurn({
   signal,
   trace,
 }: TurnRequest): Promise<Response> {
-  const assembler = new ResponseAssembler(client.scheme);
+  let assembler = new ResponseAssembler(client.scheme);
+  const onFallback = (notice: FallbackNotice): void => {
+    // Nothing of the failed model's answer was delivered: the answer is the new model's.
+    assembler = new ResponseAssembler(notice.to.scheme);
+    hub.emit(fallbackEvent(notice, turn, request.items));
+  };
   const onRetry = (notice: RetryNotice): void => {
     trace?.retry(notice);
     hub.emit({
@@ -37,7 +44,7 @@ export async function streamTurn({
       error: notice.error,
     });
   };
-  for await (const event of client.stream(request, { onRetry, ...(signal && { signal }) })) {
+  for await (const event of client.stream(request, { onRetry, onFallback, ...(signal && { signal }) })) {
     assembler.push(event);
     hub.dispatch(event);
   }

@@ -4,7 +4,9 @@ import type { ToolCall } from "../llm-client/response.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { type HistoryResultOptions, toHistoryResult } from "../tool-output/history-result.js";
 import { queryOfArguments } from "../tool-output/query-summary.js";
+import type { ToolOutput } from "../tool-output/tool-output.js";
 import type { Tool, ToolResultValue } from "./tool.js";
+import { describeImages, type ImageToolOutput } from "./tool-images.js";
 
 export interface ToolRunOptions {
   /** The run's signal: aborting it stops waiting for the tool at once. */
@@ -44,12 +46,30 @@ export async function runTool(
   if (outcome.kind === "cancelled") return cancelledResult(call);
   if (outcome.kind === "timeout") return errorResult(call, `${call.name} timed out after ${timeoutMs} ms`);
   if (outcome.kind === "threw") return errorResult(call, `${call.name} failed: ${outcome.message}`);
+  const value = outcome.value;
+  const images = typeof value === "object" && value.kind === "images" ? value.images : undefined;
   try {
-    const { content, summary } = await toHistoryResult(outcome.value, options.blobStore, {
-      ...options.toolOutput,
-      query: options.toolOutput?.summarizeQuery ? queryOfArguments(parsed.value) : undefined,
-    });
-    return { type: "tool_result", callId: call.id, name: call.name, summary, content };
+    const { content, summary } = await toHistoryResult(
+      images === undefined ? (value as string | ToolOutput) : ((value as ImageToolOutput).text ?? ""),
+      options.blobStore,
+      {
+        ...options.toolOutput,
+        query: options.toolOutput?.summarizeQuery ? queryOfArguments(parsed.value) : undefined,
+      },
+    );
+    if (images === undefined || images.length === 0)
+      return { type: "tool_result", callId: call.id, name: call.name, summary, content };
+    // Summaries are one line: the images' descriptions join the text's on it.
+    const described = describeImages(images);
+    const text = (value as ImageToolOutput).text ?? "";
+    return {
+      type: "tool_result",
+      callId: call.id,
+      name: call.name,
+      summary: text === "" ? described : `${described} ${summary}`,
+      content,
+      images,
+    };
   } catch (err) {
     return errorResult(call, `${call.name} returned a result that could not be stored: ${errorMessage(err)}`);
   }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { JsonSchema, ToolDefinition } from "../llm-client/request.js";
 import { dropNullOptionals, toJsonSchema, toStrictJsonSchema } from "../structured/json-schema.js";
 import type { ToolOutput } from "../tool-output/tool-output.js";
+import type { ImageToolOutput } from "./tool-images.js";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -16,7 +17,8 @@ export interface ToolContext {
   progress?: (text: string) => void;
 }
 
-export type ToolResultValue = string | ToolOutput;
+/** What `execute` may return: text (promoted by size), a `ToolOutput`, or images (`imageOutput`). */
+export type ToolResultValue = string | ToolOutput | ImageToolOutput;
 
 /**
  * A tool the model can call (seed 001 `Tool`). Usually made with `tool()`; any object of this shape

@@ -8,6 +8,7 @@
  */
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsStreaming,
   OutputConfig,
   RawMessageStreamEvent,
@@ -21,6 +22,7 @@ import { buildAnthropicBody } from "../../src/llm-client/schemes/anthropic/reque
 import type {
   AnthropicAssistantMessage,
   AnthropicEchoedBlock,
+  AnthropicImageBlockParam,
   AnthropicMessagesBody,
   AnthropicOutputConfig,
   AnthropicOwnAssistantBlockParam,
@@ -47,6 +49,7 @@ type Checkable<Body extends AnthropicMessagesBody> = Omit<Body, "messages"> & {
 export type BodyConforms = Assignable<Checkable<AnthropicMessagesBody>, MessageCreateParamsStreaming>;
 export type UserBlocksConform = Assignable<AnthropicUserBlockParam, ContentBlockParam>;
 export type AssistantBlocksConform = Assignable<AnthropicOwnAssistantBlockParam, ContentBlockParam>;
+export type ImageConforms = Assignable<AnthropicImageBlockParam, ImageBlockParam>;
 export type SystemConforms = Assignable<AnthropicTextBlockParam, TextBlockParam>;
 export type ToolConforms = Assignable<AnthropicTool, ToolUnion>;
 export type ToolChoiceConforms = Assignable<AnthropicToolChoice, ToolChoice>;

@@ -1,3 +1,4 @@
+export { IMAGE_LIMIT_BYTES, imageTooLarge, sniffImageType } from "./image-file.js";
 export {
   type FileRefFailure,
   type FileRefResolution,

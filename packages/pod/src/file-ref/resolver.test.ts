@@ -74,9 +74,10 @@ describe("resolveFileRef", () => {
   });
 
   it("refuses binary files: invalid UTF-8, or NUL bytes", async () => {
-    put("image.png", Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]));
+    // Images are attached instead (image-file.test.ts); an archive is binary.
+    put("archive.zip", Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]));
     put("nul.bin", "text\0more");
-    for (const file of ["image.png", "nul.bin"]) {
+    for (const file of ["archive.zip", "nul.bin"]) {
       const resolved = await resolveFileRef(fs, file);
       expect(resolved).toMatchObject({ ok: false, reason: "binary" });
       expect(!resolved.ok && resolved.message).toContain(`@${file}`);

@@ -1,11 +1,18 @@
-import { type MessageItem, systemMessage } from "@yoake/llm-worker";
+import { type MessageItem, systemMessage, userMessage } from "@yoake/llm-worker";
 import { DEFAULT_TOOL_OUTPUT_BYTES } from "../manifest/defaults.js";
 import { ScopeError } from "../scope/scope-error.js";
 import type { DirEntry, ScopedFs } from "../scope/scoped-fs.js";
+import {
+  IMAGE_LIMIT_BYTES,
+  IMAGE_SNIFF_BYTES,
+  imagePartOf,
+  imageTooLarge,
+  sniffImageType,
+} from "./image-file.js";
 import { decodeUtf8Text } from "./utf8-text.js";
 
 /** Why a file reference gave no system message. */
-export type FileRefFailure = "out_of_scope" | "not_found" | "binary" | "io";
+export type FileRefFailure = "out_of_scope" | "not_found" | "binary" | "too_large" | "io";
 
 /**
  * A resolved reference (one system message for history) or why there is none. `wholeFile` is set
@@ -28,7 +35,9 @@ export const MAX_LISTED_ENTRIES = 200;
  * Reads one `@<path>` reference through the scope (seed 004): a UTF-8 file becomes
  * `[File: <path>]\n<body>`, cut after `maxBytes` bytes of body (never inside a character) with
  * `[...truncated, <total> bytes total — use read_file for the rest]`; a directory becomes a
- * bounded listing of the entries the scope lets the model read. Nothing is thrown: every failure
+ * bounded listing of the entries the scope lets the model read. An image (PNG, JPEG, GIF or WebP,
+ * told by its magic bytes) becomes a user message `[Image: <path>]` carrying it, up to
+ * `IMAGE_LIMIT_BYTES` (a system message cannot carry images). Nothing is thrown: every failure
  * comes back with its reason and a sentence for the user.
  */
 export async function resolveFileRef(
@@ -43,6 +52,8 @@ export async function resolveFileRef(
       return { ok: true, item: systemMessage(directoryListing(path, entries, maxBytes)), truncated: false };
     }
     if (info.type !== "file") return failure("io", path, "it is not a regular file");
+    const image = await resolveImage(fs, path);
+    if (image !== undefined) return image;
     const { bytes, totalBytes } = await fs.readFilePrefix(path, maxBytes);
     const truncated = totalBytes > bytes.length;
     const body = decodeUtf8Text(bytes, truncated);
@@ -56,6 +67,27 @@ export async function resolveFileRef(
   } catch (error) {
     return classify(path, error);
   }
+}
+
+/** The file as an image attachment, or `undefined` when it is not an image. */
+async function resolveImage(fs: ScopedFs, path: string): Promise<FileRefResolution | undefined> {
+  const head = await fs.readFilePrefix(path, IMAGE_SNIFF_BYTES);
+  const mediaType = sniffImageType(head.bytes);
+  if (mediaType === undefined) return undefined;
+  // Read twice (the head, then the whole): a file that grew past the limit in between is refused too.
+  const whole = head.totalBytes > IMAGE_LIMIT_BYTES ? head : await fs.readFilePrefix(path, IMAGE_LIMIT_BYTES);
+  if (whole.totalBytes > IMAGE_LIMIT_BYTES)
+    return {
+      ok: false,
+      reason: "too_large",
+      message: `could not attach @${imageTooLarge(path, whole.totalBytes)}`,
+    };
+  const bytes = whole.bytes;
+  return {
+    ok: true,
+    item: userMessage(`[Image: ${path}]`, [imagePartOf(mediaType, bytes)]),
+    truncated: false,
+  };
 }
 
 function classify(path: string, error: unknown): FileRefResolution {

@@ -260,6 +260,32 @@ describe("model", () => {
   });
 });
 
+describe("model fallback", () => {
+  it("resolves each entry like a model: a reference, or a table naming a server", async () => {
+    put(
+      projectFile(),
+      '[model]\nref = "anthropic/claude-haiku-4-5"\nfallback = [\n  "openai/gpt-5",\n' +
+        '  { scheme = "openai-chat", id = "llama3", base_url = "http://localhost:8080/v1", api_key_env = "LOCAL_KEY" },\n]\n',
+    );
+    const { model, warnings } = await load();
+    expect(model.fallback).toEqual([
+      expect.objectContaining({ ref: "openai/gpt-5", scheme: "openai-responses", id: "gpt-5" }),
+      { scheme: "openai-chat", id: "llama3", baseURL: "http://localhost:8080/v1", apiKeyEnv: "LOCAL_KEY" },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("names the entry of a bad fallback", async () => {
+    put(
+      projectFile(),
+      '[model]\nref = "anthropic/claude-haiku-4-5"\nfallback = ["openai/gpt-5", "acme/x"]\n',
+    );
+    expect((await loadError(load())).issues).toEqual([
+      expect.objectContaining({ source: projectFile(), key: "model.fallback.1.ref" }),
+    ]);
+  });
+});
+
 describe("errors", () => {
   it("reports the problems of every file at once, each with its file, key and expectation", async () => {
     put(userFile(), "[limits]\nturns = -1\n");

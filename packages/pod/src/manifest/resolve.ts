@@ -36,6 +36,8 @@ export interface ResolvedModel {
   maxOutputTokens?: number;
   /** USD per million tokens. */
   prices?: ModelPrices;
+  /** `[model] fallback`: the models asked in order when this one fails (see `clientForModel`). */
+  fallback?: ResolvedModel[];
 }
 
 /** Generation settings, named as `Request` names them so they can be spread into one. */
@@ -151,6 +153,15 @@ export interface ResolveContext {
 export function resolveManifest({ merged, keySources }: MergedLayers, context: ResolveContext): Manifest {
   const warnings: string[] = [];
   const model = resolveModel(merged.model ?? {}, keySources, warnings);
+  const fallback = (merged.model?.fallback ?? []).map((entry, index) =>
+    resolveModel(
+      typeof entry === "string" ? { ref: entry } : entry,
+      keySources,
+      warnings,
+      `model.fallback.${index}`,
+    ),
+  );
+  if (fallback.length > 0) model.fallback = fallback;
   const generationTable = merged.generation ?? {};
   const generation: GenerationSettings = {};
   if (generationTable.max_tokens !== undefined) generation.maxOutputTokens = generationTable.max_tokens;
@@ -247,14 +258,17 @@ function resolveShell(
 type ModelTable = NonNullable<MergedLayers["merged"]["model"]>;
 
 function resolveModel(
-  table: ModelTable,
+  table: Omit<ModelTable, "fallback">,
   keySources: Record<string, string>,
   warnings: string[],
+  /** Where the table is, for messages: `model`, or a fallback entry `model.fallback.<n>`. */
+  at = "model",
 ): ResolvedModel {
-  const issue = (key: string, message: string): ManifestError =>
-    new ManifestError([
-      { source: keySources[key] ?? sourceOfModel(keySources), key, message } satisfies ManifestIssue,
-    ]);
+  const issue = (key: string, message: string): ManifestError => {
+    const named = `${at}${key.slice("model".length)}`;
+    const source = keySources[at === "model" ? key : "model.fallback"] ?? sourceOfModel(keySources);
+    return new ManifestError([{ source, key: named, message } satisfies ManifestIssue]);
+  };
 
   let resolved: ResolvedModel;
   if (table.ref !== undefined) {

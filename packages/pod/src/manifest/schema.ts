@@ -94,19 +94,32 @@ const shellSchema = z
   })
   .partial();
 
+const modelFields = {
+  /** `provider/model`, looked up in the built-in catalogue. */
+  ref: z
+    .string()
+    .regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model", e.g. "anthropic/claude-sonnet-5-5"' }),
+  scheme: z.enum(SCHEME_NAMES),
+  id: z.string().min(1),
+  base_url: z.url(),
+  api_key_env: z.string().min(1),
+  context_window: positiveInteger,
+  max_output_tokens: positiveInteger,
+  prices: z.strictObject({ input: price, output: price, cache_read: price, cache_write: price }).partial(),
+};
+
+/** A model of the fallback chain: a `provider/model` reference, or a table like `[model]`'s. */
+const fallbackModelSchema = z.union([modelFields.ref, z.strictObject(modelFields).partial()]);
+
 const modelSchema = z
   .strictObject({
-    /** `provider/model`, looked up in the built-in catalogue. */
-    ref: z
-      .string()
-      .regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model", e.g. "anthropic/claude-sonnet-5-5"' }),
-    scheme: z.enum(SCHEME_NAMES),
-    id: z.string().min(1),
-    base_url: z.url(),
-    api_key_env: z.string().min(1),
-    context_window: positiveInteger,
-    max_output_tokens: positiveInteger,
-    prices: z.strictObject({ input: price, output: price, cache_read: price, cache_write: price }).partial(),
+    ...modelFields,
+    /**
+     * Models asked in order when the model fails with an error retrying will not fix soon
+     * (overloaded or 5xx after the retries, a model not found). An entry naming a `base_url` or
+     * `api_key_env` sends the conversation (and a key) somewhere: it needs the project's trust.
+     */
+    fallback: z.array(fallbackModelSchema),
   })
   .partial();
 

@@ -75,6 +75,16 @@ export function toWireEvent(event: PodEvent, history: () => readonly Item[]): Wi
         delayMs: event.delayMs,
         error: wireError(event.error),
       };
+    case "fallback":
+      return {
+        event: "fallback",
+        turn: event.turn,
+        from: event.from,
+        to: event.to,
+        reason: event.reason,
+        ...(event.error !== undefined && { error: wireError(event.error) }),
+        coldCacheTokens: event.coldCacheTokens,
+      };
     case "run_end":
       return { event: "run_end", result: toWireRunResult(event.result) };
     case "alert":

@@ -10,7 +10,7 @@
  * Every message has a zod schema here; the types are written out beside them (and pinned to the
  * schemas) so that they read as documentation.
  */
-import type { Item, StopReason, Usage } from "@yoake/llm-worker";
+import type { Item, SchemeName, StopReason, Usage } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { DiffPreview, PermissionDecision, PermissionRequest } from "../approval/permission.js";
 import type { Segment } from "../file-ref/segments.js";
@@ -255,6 +255,16 @@ const wireErrorSchema = z.object({
   status: z.number().optional(),
 }) satisfies z.ZodType<WireError>;
 
+/** A model of a chain: its scheme and model name. */
+export interface WireModelRef {
+  scheme: SchemeName;
+  model: string;
+}
+const modelRefSchema = z.object({
+  scheme: schemeSchema,
+  model: z.string(),
+}) satisfies z.ZodType<WireModelRef>;
+
 /** How a run (or its continuation after `respond` / `resume`) ended. */
 export type WireRunResult =
   | { status: "finished"; text: string; usage: Usage; turns: number }
@@ -340,6 +350,20 @@ export type WireEvent =
    * attempt `attempt` of at most `maxAttempts`; `error.status` when the provider answered one.
    */
   | { event: "retry"; turn: number; attempt: number; maxAttempts: number; delayMs: number; error: WireError }
+  /**
+   * The model chain (`[model] fallback`) moved to `to`: `from` failed with `error`, which retrying
+   * would not fix soon, or (`primary_probe`) the first model is tried again after its cool-down.
+   * `coldCacheTokens` estimates the prompt `to` reads without a cache.
+   */
+  | {
+      event: "fallback";
+      turn: number;
+      from: WireModelRef;
+      to: WireModelRef;
+      reason: "error" | "primary_probe";
+      error?: WireError;
+      coldCacheTokens: number;
+    }
   | { event: "alert"; level: "info" | "warn" | "error"; message: string; source: string }
   /** A call waits for approval; any client answers with `respond`. */
   | ({ event: "permission_request" } & PermissionRequest)
@@ -413,6 +437,15 @@ export const wireEventSchema = z.discriminatedUnion("event", [
     maxAttempts: z.number().int(),
     delayMs: z.number(),
     error: wireErrorSchema,
+  }),
+  z.object({
+    event: z.literal("fallback"),
+    turn: z.number().int(),
+    from: modelRefSchema,
+    to: modelRefSchema,
+    reason: z.enum(["error", "primary_probe"]),
+    error: wireErrorSchema.optional(),
+    coldCacheTokens: z.number(),
   }),
   z.object({
     event: z.literal("alert"),

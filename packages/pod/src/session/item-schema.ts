@@ -12,6 +12,17 @@ const SCHEMES: Readonly<Record<SchemeName, true>> = {
 /** A provider scheme name, as `SchemeName`. */
 export const schemeSchema = z.enum(Object.keys(SCHEMES) as [SchemeName, ...SchemeName[]]);
 
+const imageMediaTypeSchema = z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/**
+ * An image part, stored inline (base64) like the rest of the item: the Pod caps attached images
+ * (see `IMAGE_LIMIT_BYTES`), so a line stays bounded, and the log alone restores the session.
+ */
+const imageSchema = z.union([
+  z.object({ type: z.literal("image"), mediaType: imageMediaTypeSchema, data: z.string() }),
+  z.object({ type: z.literal("image"), url: z.string(), mediaType: imageMediaTypeSchema.optional() }),
+]);
+
 const messageSchema = z.object({
   type: z.literal("message"),
   role: z.enum(["user", "assistant", "system"]),
@@ -19,6 +30,7 @@ const messageSchema = z.object({
   signature: z.string().optional(),
   itemId: z.string().optional(),
   citations: z.array(z.unknown()).optional(),
+  images: z.array(imageSchema).optional(),
   origin: schemeSchema.optional(),
 });
 
@@ -55,6 +67,7 @@ const toolResultSchema = z.object({
   name: z.string(),
   summary: z.string(),
   content: z.string().optional(),
+  images: z.array(imageSchema).optional(),
   isError: z.boolean().optional(),
 });
 

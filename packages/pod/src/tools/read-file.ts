@@ -1,5 +1,6 @@
-import { inline, type Tool, tool } from "@yoake/llm-worker";
+import { imageOutput, inline, type Tool, tool } from "@yoake/llm-worker";
 import { z } from "zod";
+import { IMAGE_LIMIT_BYTES, imagePartOf, imageTooLarge, sniffImageType } from "../file-ref/image-file.js";
 import type { ScopedFs } from "../scope/scoped-fs.js";
 import { READ_MAX_FILE_BYTES, READ_MAX_LINE_CHARS, TOOL_OUTPUT_MAX_BYTES } from "./limits.js";
 import type { ReadTracker } from "./read-tracker.js";
@@ -31,7 +32,8 @@ export interface ReadFileToolOptions {
  * `read_file`: a text file's lines, numbered. Returns Inline text (never a blob: the model asked
  * for this file, it must see it), bounded by its own cap with a notice of the total and of the
  * `offset` to read on from. Records the read in the session's ReadTracker, so that the file may
- * then be edited.
+ * then be edited. An image (PNG, JPEG, GIF, WebP by its magic bytes) up to `IMAGE_LIMIT_BYTES`
+ * comes back as an image the model sees, with one line naming it.
  */
 export function createReadFileTool(fs: ScopedFs, options: ReadFileToolOptions): Tool<ReadFileArguments> {
   const maxBytes = options.maxBytes ?? TOOL_OUTPUT_MAX_BYTES;
@@ -50,6 +52,15 @@ export function createReadFileTool(fs: ScopedFs, options: ReadFileToolOptions): 
         );
       }
       const bytes = await attempt(fs.readFileBytes(path), path);
+      const mediaType = sniffImageType(bytes);
+      if (mediaType !== undefined) {
+        const shown = fs.displayPath(info.realPath);
+        if (bytes.length > IMAGE_LIMIT_BYTES) throw new Error(imageTooLarge(shown, bytes.length));
+        return imageOutput(
+          [imagePartOf(mediaType, bytes)],
+          `[Image: ${shown}, ${mediaType}, ${formatBytes(bytes.length)}]`,
+        );
+      }
       if (isBinary(bytes)) {
         throw new Error(
           `${JSON.stringify(path)} is a binary file (${bytes.length} bytes, not UTF-8 text); read_file shows text files only`,
@@ -74,6 +85,7 @@ function describeReadFile(maxBytes: number): string {
     "Read a text file. Each line is shown as its line number, a tab, then the line (the number and tab are not part of the file).",
     `At most ${formatBytes(maxBytes)} are returned per call: a longer file ends with a notice giving the total line count and the offset to continue from; use offset and limit to read any part.`,
     `Lines longer than ${READ_MAX_LINE_CHARS} characters are cut. Files over ${formatBytes(READ_MAX_FILE_BYTES)} and binary (non UTF-8) files are refused.`,
+    `Images (PNG, JPEG, GIF, WebP) up to ${formatBytes(IMAGE_LIMIT_BYTES)} are shown to you as images.`,
     "Reading a file is required before edit_file, or before write_file replaces it.",
   ].join(" ");
 }

@@ -84,6 +84,7 @@ export async function runTool(tool: Tool, rawArguments: unknown, signal?: AbortS
 export function textOf(result: ToolResultValue): string {
   if (typeof result === "string") return result;
   if (result.kind === "inline") return result.text;
+  if (result.kind === "images") return result.text ?? "";
   return result.content.kind === "text" ? result.content.text : JSON.stringify(result.content.value);
 }
 

@@ -2,6 +2,7 @@ import type { Item, ToolResultItem } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker";
 import { type PermissionDecision, parseSegments } from "@yoake/pod";
 import { helpText, type ParsedCommand, parseSlashCommand } from "../commands/slash-commands.js";
+import { mayNameImagePath, takePastedImages } from "../input/pasted-images.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
 import { displayUserText } from "../state/history-entries.js";
 import type { UiAction } from "../state/ui-action.js";
@@ -71,7 +72,14 @@ export class SessionController {
   private async runPrompt(text: string): Promise<void> {
     this.dispatch({ type: "submitted", text, at: this.now() });
     // The input as typed, `@` references made segments the way the Pod reads a string.
-    await this.drive((signal) => this.pod.run(parseSegments(text), { signal }));
+    if (!mayNameImagePath(text)) return this.drive((signal) => this.pod.run(parseSegments(text), { signal }));
+    // Paths of image files (a screenshot dropped on the terminal) become attachments.
+    const pasted = await takePastedImages(text, this.pod.manifest?.projectRoot ?? process.cwd());
+    for (const refused of pasted.refused) this.notice("warn", refused);
+    const images = pasted.images;
+    await this.drive((signal) =>
+      this.pod.run(parseSegments(pasted.text), images.length > 0 ? { signal, images } : { signal }),
+    );
   }
 
   /** Esc: forgets the queued prompts if there are any, else cancels the running turn. */

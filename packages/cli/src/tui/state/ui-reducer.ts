@@ -1,5 +1,6 @@
 import type { Item } from "@yoake/llm-worker";
 import type { PodEvent } from "@yoake/pod";
+import { fallbackLabel } from "../../fallback-label.js";
 import { retryLabel } from "../../retry-label.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
 import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
@@ -159,6 +160,8 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       return state;
     case "retry":
       return notice(state, "warn", capitalized(retryLabel(event)));
+    case "fallback":
+      return notice(state, "warn", capitalized(fallbackLabel(event)));
     case "run_end": {
       const { result } = event;
       if (result.status === "paused") return { ...state, activity: "idle" };

@@ -1,8 +1,9 @@
-import type { Item, MessageItem, SchemeName, ToolCallItem, ToolResultItem } from "../../item.js";
-import { toolResultText } from "../../item.js";
+import type { ImagePart, Item, MessageItem, SchemeName, ToolCallItem, ToolResultItem } from "../../item.js";
+import { messageImages, toolResultImages, toolResultText } from "../../item.js";
 import type {
   AnthropicAssistantBlockParam,
   AnthropicEchoedBlock,
+  AnthropicImageBlockParam,
   AnthropicMessageParam,
   AnthropicToolResultBlockParam,
   AnthropicToolUseBlockParam,
@@ -98,9 +99,13 @@ function pushMessage(
   pushUser: (block: AnthropicUserBlockParam) => void,
   pushAssistant: (block: AnthropicAssistantBlockParam) => void,
 ): void {
+  if (item.role === "user") {
+    if (item.text !== "") pushUser({ type: "text", text: item.text });
+    for (const image of messageImages(item)) pushUser(imageBlock(image));
+    return;
+  }
   if (item.text === "") return;
   if (item.role === "assistant") pushAssistant({ type: "text", text: item.text });
-  else if (item.role === "user") pushUser({ type: "text", text: item.text });
   else pushUser({ type: "text", text: `<system>\n${item.text}\n</system>` });
 }
 
@@ -123,11 +128,26 @@ function toolUseBlock(item: ToolCallItem): AnthropicToolUseBlockParam {
 
 function toolResultBlock(item: ToolResultItem): AnthropicToolResultBlockParam {
   const text = toolResultText(item);
+  const images = toolResultImages(item);
+  const content =
+    images.length === 0
+      ? text
+      : [...(text === "" ? [] : [{ type: "text" as const, text }]), ...images.map(imageBlock)];
   return {
     type: "tool_result",
     tool_use_id: toolUseId(item.callId),
-    ...(text !== "" && { content: text }),
+    ...(content !== "" && { content }),
     ...(item.isError === true && { is_error: true }),
+  };
+}
+
+function imageBlock(image: ImagePart): AnthropicImageBlockParam {
+  return {
+    type: "image",
+    source:
+      "url" in image
+        ? { type: "url", url: image.url }
+        : { type: "base64", media_type: image.mediaType, data: image.data },
   };
 }
 

@@ -39,10 +39,20 @@ export interface AnthropicToolUseBlockParam {
   input: Record<string, unknown>;
 }
 
+/** An image: its bytes (base64) or a URL the API fetches. */
+export interface AnthropicImageBlockParam {
+  type: "image";
+  source:
+    | { type: "base64"; media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; data: string }
+    | { type: "url"; url: string };
+  cache_control?: AnthropicCacheControl;
+}
+
 export interface AnthropicToolResultBlockParam {
   type: "tool_result";
   tool_use_id: string;
-  content?: string;
+  /** Text alone, or text and images when the tool returned images. */
+  content?: string | Array<AnthropicTextBlockParam | AnthropicImageBlockParam>;
   is_error?: boolean;
   cache_control?: AnthropicCacheControl;
 }
@@ -56,7 +66,10 @@ export interface AnthropicEchoedBlock {
 }
 
 /** Blocks of a user turn. */
-export type AnthropicUserBlockParam = AnthropicTextBlockParam | AnthropicToolResultBlockParam;
+export type AnthropicUserBlockParam =
+  | AnthropicTextBlockParam
+  | AnthropicImageBlockParam
+  | AnthropicToolResultBlockParam;
 
 /** Blocks of an assistant turn that this scheme builds itself. */
 export type AnthropicOwnAssistantBlockParam =

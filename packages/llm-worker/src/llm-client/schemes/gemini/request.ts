@@ -1,11 +1,21 @@
-import { type Item, type ToolCallItem, type ToolResultItem, toolResultText } from "../../item.js";
+import {
+  type ImagePart,
+  type Item,
+  messageImages,
+  type ToolCallItem,
+  type ToolResultItem,
+  toolResultImages,
+  toolResultText,
+} from "../../item.js";
 import type { ReasoningConfig, Request, ToolChoice } from "../../request.js";
 import { argumentsObject, isRecord } from "../wire-json.js";
 import type {
   GeminiContent,
+  GeminiFileDataPart,
   GeminiFunctionCallPart,
   GeminiFunctionResponsePart,
   GeminiGenerationConfig,
+  GeminiInlineDataPart,
   GeminiRequestBody,
   GeminiRequestPart,
   GeminiRole,
@@ -39,6 +49,9 @@ const BUDGET_BY_EFFORT: Readonly<Record<NonNullable<ReasoningConfig["effort"]>, 
  *   whose id we sent is answered with that id.
  * - Tool arguments that are not a JSON object (another provider's model may write anything) are
  *   sent as `{}`: the API takes only an object.
+ * - Images are `inlineData` (bytes) or `fileData` (URL) parts after a user message's text. A tool
+ *   result's images go in its `functionResponse.parts` on Gemini 3 (multimodal function
+ *   responses); older models do not take those, so there they follow the response in the same turn.
  * - Streaming needs no body field (it is the endpoint), and usage comes with every chunk.
  * - `reasoning`: `budgetTokens` wins over `effort`; an effort becomes a `thinkingLevel`, except on
  *   Gemini 1.x/2.x models, which only take a budget (see BUDGET_BY_EFFORT).
@@ -57,7 +70,9 @@ export function buildGeminiBody(request: Request, model: string): GeminiRequestB
     if (item.type !== "message" || item.role !== "system") break;
     if (item.text !== "") systemParts.push({ text: item.text });
   }
-  const body: GeminiRequestBody = { contents: buildContents(items, first) };
+  const body: GeminiRequestBody = {
+    contents: buildContents(items, first, !isBeforeGemini3(model)),
+  };
   if (systemParts.length > 0) body.systemInstruction = { parts: systemParts };
   const tools = request.tools;
   if (tools !== undefined && tools.length > 0) {
@@ -79,7 +94,7 @@ export function buildGeminiBody(request: Request, model: string): GeminiRequestB
   return { ...body, ...request.providerOptions } as GeminiRequestBody;
 }
 
-function buildContents(items: readonly Item[], from: number): GeminiContent[] {
+function buildContents(items: readonly Item[], from: number, imagesInResponses: boolean): GeminiContent[] {
   const contents: GeminiContent[] = [];
   const push = (role: GeminiRole, part: GeminiRequestPart): void => {
     const last = contents[contents.length - 1];
@@ -96,8 +111,9 @@ function buildContents(items: readonly Item[], from: number): GeminiContent[] {
         if (item.role === "assistant") {
           const signature = own ? item.signature : undefined;
           if (item.text !== "" || signature) push("model", withSignature({ text: item.text }, signature));
-        } else if (item.text !== "") {
-          push("user", { text: item.text });
+        } else {
+          if (item.text !== "") push("user", { text: item.text });
+          for (const image of messageImages(item)) push("user", imagePart(image));
         }
         break;
       case "reasoning":
@@ -114,9 +130,12 @@ function buildContents(items: readonly Item[], from: number): GeminiContent[] {
         // Code execution parts, kept whole by the decoder.
         if (own && isRecord(item.payload)) push("model", item.payload as unknown as GeminiRequestPart);
         break;
-      case "tool_result":
-        push("user", functionResponsePart(item, sentCallIds));
+      case "tool_result": {
+        const images = toolResultImages(item).map(imagePart);
+        push("user", functionResponsePart(item, sentCallIds, imagesInResponses ? images : []));
+        if (!imagesInResponses) for (const image of images) push("user", image);
         break;
+      }
     }
   }
   return contents;
@@ -144,6 +163,7 @@ function functionCallPart(
 function functionResponsePart(
   item: ToolResultItem,
   sentCallIds: ReadonlySet<string>,
+  images: Array<GeminiInlineDataPart | GeminiFileDataPart>,
 ): GeminiFunctionResponsePart {
   const text = toolResultText(item);
   return {
@@ -151,7 +171,15 @@ function functionResponsePart(
       ...(sentCallIds.has(item.callId) && { id: item.callId }),
       name: item.name,
       response: item.isError ? { error: text } : { output: text },
+      ...(images.length > 0 && { parts: images }),
     },
+  };
+}
+
+function imagePart(image: ImagePart): GeminiInlineDataPart | GeminiFileDataPart {
+  if (!("url" in image)) return { inlineData: { mimeType: image.mediaType, data: image.data } };
+  return {
+    fileData: { fileUri: image.url, ...(image.mediaType !== undefined && { mimeType: image.mediaType }) },
   };
 }
 

@@ -34,6 +34,8 @@ export interface GeminiSystemInstruction {
 /** One part of a request turn; exactly one of the payload fields is set. */
 export type GeminiRequestPart =
   | GeminiTextPart
+  | GeminiInlineDataPart
+  | GeminiFileDataPart
   | GeminiFunctionCallPart
   | GeminiFunctionResponsePart
   | GeminiExecutableCodePart
@@ -45,6 +47,16 @@ export interface GeminiTextPart {
   thought?: boolean;
   /** Opaque, base64; sent back exactly as received, on the part it came on. */
   thoughtSignature?: string;
+}
+
+/** Bytes (base64) with their media type: an image of a user turn. */
+export interface GeminiInlineDataPart {
+  inlineData: { mimeType: string; data: string };
+}
+
+/** A file by URI (an uploaded file, a `gs://` or `https:` URL). */
+export interface GeminiFileDataPart {
+  fileData: { fileUri: string; mimeType?: string };
 }
 
 export interface GeminiFunctionCallPart {
@@ -68,6 +80,8 @@ export interface GeminiFunctionResponse {
   name: string;
   /** The API reads `output` for a result and `error` for a failure. */
   response: { output: string } | { error: string };
+  /** Images the tool returned (Gemini 3: multimodal function responses). */
+  parts?: Array<GeminiInlineDataPart | GeminiFileDataPart>;
 }
 
 /** Code the model ran with the built-in code execution tool; sent back as received. */

@@ -1,5 +1,5 @@
-import type { Item, ToolCallItem } from "../../item.js";
-import { toolResultText } from "../../item.js";
+import type { ImagePart, Item, ToolCallItem } from "../../item.js";
+import { messageImages, toolResultImages, toolResultText } from "../../item.js";
 import type { JsonSchema, ReasoningConfig, Request, ToolDefinition } from "../../request.js";
 import { argumentsObject } from "../wire-json.js";
 import { isRecord, isStringArray } from "./guards.js";
@@ -26,6 +26,9 @@ import type {
  * - `reasoning`: an effort becomes `think: "low" | "medium" | "high"` (`minimal` → `low`); a token
  *   budget becomes `think: true` (Ollama has no budget), or `false` for a budget of 0.
  * - `isError` on a tool result has no field; the result text is sent as it is.
+ * - Images go in a message's `images` (base64), on user messages and on tool messages (the server
+ *   renders them wherever they are). Ollama cannot fetch a URL: an image given by URL becomes a
+ *   line of text naming it, so the model at least knows it was there.
  * - `cache` is ignored: Ollama reuses its KV cache by prompt prefix on its own.
  */
 export function buildOllamaBody(request: Request, model: string): OllamaChatRequest {
@@ -66,7 +69,7 @@ function toMessages(request: Request): OllamaMessage[] {
           assistantTurn().content += item.text;
         } else {
           assistant = undefined;
-          messages.push({ role: item.role, content: item.text });
+          messages.push(withImages({ role: item.role, content: item.text }, messageImages(item)));
         }
         break;
       case "reasoning":
@@ -88,7 +91,10 @@ function toMessages(request: Request): OllamaMessage[] {
       }
       case "tool_result": {
         assistant = undefined;
-        const message: OllamaMessage = { role: "tool", tool_name: item.name, content: toolResultText(item) };
+        const message = withImages(
+          { role: "tool", tool_name: item.name, content: toolResultText(item) },
+          toolResultImages(item),
+        );
         if (!synthesizedCallIds.has(item.callId)) message.tool_call_id = item.callId;
         messages.push(message);
         break;
@@ -96,6 +102,16 @@ function toMessages(request: Request): OllamaMessage[] {
     }
   }
   return messages;
+}
+
+function withImages(message: OllamaMessage, images: readonly ImagePart[]): OllamaMessage {
+  const bytes: string[] = [];
+  for (const image of images) {
+    if ("url" in image) message.content += `\n[image: ${image.url}]`;
+    else bytes.push(image.data);
+  }
+  if (bytes.length > 0) message.images = bytes;
+  return message;
 }
 
 function collectSynthesizedCallIds(items: readonly Item[]): Set<string> {

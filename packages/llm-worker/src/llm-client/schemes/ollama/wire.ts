@@ -31,6 +31,8 @@ export interface OllamaMessage {
   tool_name?: string;
   /** Tool: the id of the call it answers (servers that issue call ids). */
   tool_call_id?: string;
+  /** Images as base64 (no `data:` prefix), for vision models. */
+  images?: string[];
 }
 
 export interface OllamaToolCall {

@@ -1,9 +1,17 @@
-import { type Item, toolResultText } from "../../item.js";
+import {
+  type ImagePart,
+  type Item,
+  imageUrl,
+  messageImages,
+  toolResultImages,
+  toolResultText,
+} from "../../item.js";
 import type {
   OpenaiChatAssistantMessage,
   OpenaiChatMessage,
   OpenaiChatSystemMessage,
   OpenaiChatToolCall,
+  OpenaiChatUserMessage,
 } from "./wire.js";
 
 /**
@@ -25,6 +33,9 @@ import type {
  * - `system` items become `system` messages where they stand (OpenAI accepts them anywhere). One
  *   that falls between an assistant's tool calls and their results is held back until the results
  *   have been given, because the API requires the `tool` messages to follow the call directly.
+ * - Images of a user message are `image_url` parts (bytes as `data:` URLs) after its text. A `tool`
+ *   message cannot carry images in Chat, so a result's images go in a `user` message held back like
+ *   a system item (after all results of the turn), which names the call they came from.
  */
 export function toOpenaiChatMessages(
   system: string | undefined,
@@ -42,7 +53,7 @@ class MessageListBuilder {
   private turn: { texts: string[]; calls: OpenaiChatToolCall[] } | undefined;
   /** Tool results may still follow: the last message is an assistant with calls or a `tool` message. */
   private awaitingResults = false;
-  private readonly heldSystem: OpenaiChatSystemMessage[] = [];
+  private readonly heldBack: Array<OpenaiChatSystemMessage | OpenaiChatUserMessage> = [];
 
   add(item: Item): void {
     switch (item.type) {
@@ -52,11 +63,11 @@ class MessageListBuilder {
           if (item.text !== "") turn.texts.push(item.text);
         } else if (item.role === "user") {
           this.closeTurn();
-          this.releaseHeldSystem();
-          this.push({ role: "user", content: item.text });
+          this.releaseHeld();
+          this.push(userMessage(item.text, messageImages(item)));
         } else {
           this.closeTurn();
-          if (this.awaitingResults) this.heldSystem.push({ role: "system", content: item.text });
+          if (this.awaitingResults) this.heldBack.push({ role: "system", content: item.text });
           else this.pushSystem(item.text);
         }
         return;
@@ -70,6 +81,10 @@ class MessageListBuilder {
       case "tool_result":
         this.closeTurn();
         this.messages.push({ role: "tool", tool_call_id: item.callId, content: toolResultText(item) });
+        if (toolResultImages(item).length > 0)
+          this.heldBack.push(
+            userMessage(`The images returned by ${item.name} (${item.callId}):`, toolResultImages(item)),
+          );
         return;
       case "reasoning":
       case "redacted_reasoning":
@@ -84,13 +99,13 @@ class MessageListBuilder {
 
   finish(): OpenaiChatMessage[] {
     this.closeTurn();
-    this.releaseHeldSystem();
+    this.releaseHeld();
     return this.messages;
   }
 
   private openTurn(): { texts: string[]; calls: OpenaiChatToolCall[] } {
     if (this.turn) return this.turn;
-    this.releaseHeldSystem();
+    this.releaseHeld();
     this.turn = { texts: [], calls: [] };
     return this.turn;
   }
@@ -109,15 +124,26 @@ class MessageListBuilder {
     this.awaitingResults = turn.calls.length > 0;
   }
 
-  private releaseHeldSystem(): void {
+  private releaseHeld(): void {
     this.awaitingResults = false;
-    if (this.heldSystem.length === 0) return;
-    this.messages.push(...this.heldSystem);
-    this.heldSystem.length = 0;
+    if (this.heldBack.length === 0) return;
+    this.messages.push(...this.heldBack);
+    this.heldBack.length = 0;
   }
 
   private push(message: OpenaiChatMessage): void {
     this.messages.push(message);
     this.awaitingResults = false;
   }
+}
+
+function userMessage(text: string, images: readonly ImagePart[]): OpenaiChatUserMessage {
+  if (images.length === 0) return { role: "user", content: text };
+  return {
+    role: "user",
+    content: [
+      ...(text === "" ? [] : [{ type: "text" as const, text }]),
+      ...images.map((image) => ({ type: "image_url" as const, image_url: { url: imageUrl(image) } })),
+    ],
+  };
 }

@@ -58,8 +58,14 @@ export interface OpenaiChatSystemMessage {
 
 export interface OpenaiChatUserMessage {
   role: "user";
-  content: string;
+  /** Plain text, or text and image parts when the message has images. */
+  content: string | OpenaiChatUserContentPart[];
 }
+
+export type OpenaiChatUserContentPart =
+  | { type: "text"; text: string }
+  /** `url`: an `https:` URL or a `data:image/…;base64,` URL. */
+  | { type: "image_url"; image_url: { url: string } };
 
 /** One assistant turn: its text (null when it only called tools) and the calls it made. */
 export interface OpenaiChatAssistantMessage {

@@ -1,9 +1,17 @@
-import type { Item, ServerToolItem } from "../../item.js";
+import {
+  type ImagePart,
+  type Item,
+  imageUrl,
+  messageImages,
+  type ServerToolItem,
+  toolResultImages,
+} from "../../item.js";
 import type { ReasoningConfig, Request, ToolChoice } from "../../request.js";
 import type {
   OpenaiResponsesBody,
   WireBuiltinToolItem,
   WireBuiltinToolType,
+  WireInputImage,
   WireInputItem,
   WireReasoningConfig,
   WireReasoningEffort,
@@ -33,6 +41,8 @@ const BUILTIN_TOOL_TYPES: ReadonlySet<string> = new Set<WireBuiltinToolType>([
  * - Stop sequences are not supported by this API and are ignored.
  * - `budgetTokens` without `effort` is turned into an effort level (see `effortForBudget`).
  * - Tool results have no error flag in this API: the error is in the output text.
+ * - Images are `input_image` parts (bytes as `data:` URLs), after the text of a user message and in
+ *   the `output` list of a `function_call_output`.
  * - Reasoning, encrypted content and built-in tool items from another scheme are left out. A
  *   reasoning item of this scheme without encrypted content can only be resolved from server state,
  *   so unless `store: true` is passed it is left out too, and the items of the same turn are then
@@ -122,7 +132,7 @@ function buildInput(items: readonly Item[], stateful: boolean): WireInputItem[] 
           input.push({
             type: "message",
             role: item.role === "system" ? "developer" : "user",
-            content: [{ type: "input_text", text: item.text }],
+            content: [{ type: "input_text", text: item.text }, ...messageImages(item).map(inputImage)],
           });
         } else if (item.text !== "") {
           const id = item.origin === SCHEME && !turnWithoutIds ? item.itemId : undefined;
@@ -170,14 +180,17 @@ function buildInput(items: readonly Item[], stateful: boolean): WireInputItem[] 
         });
         break;
       }
-      case "tool_result":
+      case "tool_result": {
         turnWithoutIds = false;
+        const text = item.content ?? item.summary;
+        const images = toolResultImages(item);
         input.push({
           type: "function_call_output",
           call_id: item.callId,
-          output: item.content ?? item.summary,
+          output: images.length === 0 ? text : [{ type: "input_text", text }, ...images.map(inputImage)],
         });
         break;
+      }
       case "server_tool": {
         const builtin = builtinToolItem(item);
         if (builtin) input.push(builtin);
@@ -197,4 +210,8 @@ function builtinToolItem(item: ServerToolItem): WireBuiltinToolItem | undefined 
   if (typeof payload.id !== "string") return undefined;
   // Verbatim: the item is exactly what the API sent in `response.output_item.done`.
   return payload as WireBuiltinToolItem;
+}
+
+function inputImage(image: ImagePart): WireInputImage {
+  return { type: "input_image", image_url: imageUrl(image), detail: "auto" };
 }

@@ -70,12 +70,19 @@ export type WireInputItem =
 export interface WireInputMessage {
   type: "message";
   role: "user" | "system" | "developer";
-  content: WireInputText[];
+  content: Array<WireInputText | WireInputImage>;
 }
 
 export interface WireInputText {
   type: "input_text";
   text: string;
+}
+
+/** An image: `image_url` is an `https:` URL or a `data:image/…;base64,` URL. */
+export interface WireInputImage {
+  type: "input_image";
+  image_url: string;
+  detail: "auto";
 }
 
 /** An earlier assistant answer we have no item id for: the API takes its text as a plain string. */
@@ -126,7 +133,8 @@ export interface WireFunctionCall {
 export interface WireFunctionCallOutput {
   type: "function_call_output";
   call_id: string;
-  output: string;
+  /** The result's text, or its text and images when the tool returned images. */
+  output: string | Array<WireInputText | WireInputImage>;
 }
 
 /** Built-in (server-executed) tool call items that are sent back verbatim. */
