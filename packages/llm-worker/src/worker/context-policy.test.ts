@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { charTokens, simulateSession } from "../../test/support/test-items.js";
 import { ContextPruner, type ContextPrunerOptions } from "../context/context-pruner.js";
 import { TokenAccountant, type TokenAccountantOptions } from "../context/token-accounting.js";
-import { BLOB_STORE_PRUNE_OPTIONS } from "./context-policy.js";
+import { toHistoryResult } from "../tool-output/history-result.js";
+import { MemoryBlobStore } from "../tool-output/memory-blob-store.js";
+import { BLOB_STORE_PRUNE_OPTIONS, BLOB_STORE_TOOL_OUTPUT } from "./context-policy.js";
 
 const ONE_TURN = { turns: 1, requestsPerTurn: 60, userTokens: 2_000, resultTokens: 600, summaryTokens: 20 };
 const SHORT_TURNS = { turns: 20, requestsPerTurn: 3, userTokens: 50, resultTokens: 900, summaryTokens: 20 };
@@ -43,5 +45,23 @@ describe("BLOB_STORE_PRUNE_OPTIONS", () => {
     const ours = run(ONE_TURN);
     expect(ours.batches).toBeLessThan(eager.batches);
     expect(ours.cost).toBeLessThan(eager.cost);
+  });
+});
+
+describe("BLOB_STORE_TOOL_OUTPUT", () => {
+  /** A 2,000-line source file of 45-byte lines (90 KB), with a constant on its 18th line. */
+  const SOURCE = Array.from({ length: 2_000 }, (_, i) =>
+    i === 17
+      ? "export const SOCKET_IDLE_TIMEOUT_MS = 93000;"
+      : `  step(${String(i).padStart(4, "0")}); // advance the buffer`,
+  ).join("\n");
+
+  it("keeps the first 18 lines of a file read whole, where its imports and constants are", async () => {
+    const store = new MemoryBlobStore();
+    const result = await toHistoryResult(SOURCE, store, BLOB_STORE_TOOL_OUTPUT);
+    expect(result.blobId).toBeDefined();
+    expect(result.content).toContain("export const SOCKET_IDLE_TIMEOUT_MS = 93000;");
+    // Still a summary: a small fraction of the file.
+    expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(1_536);
   });
 });

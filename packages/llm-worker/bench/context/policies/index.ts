@@ -96,7 +96,7 @@ export const POLICIES: readonly Policy[] = [
     setup: (session, disk, blobDir) => oursWith(session, disk, blobDir, {}),
   },
   {
-    name: "ours, the Pod's policy: 1,536 tokens inline, 1 KB summaries, prune with a 4k-token tail",
+    name: "ours, the Pod's policy: 1,536 tokens inline, 1.5 KB summaries, prune with a 4k-token tail",
     label: "ours (Pod)",
     prunes: true,
     ours: true,
