@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { collect, HELLO, mockClient, textOf } from "../../test/support/client-test-kit.js";
+import { limitFault } from "../testing/limit-faults.js";
 import {
   encodeScripted,
   type MockProvider,
@@ -51,6 +52,15 @@ function chain(now: () => number = Date.now) {
 const schemesAsked = (): Array<SchemeName | undefined> => mock.requests.map((r) => r.scheme);
 
 describe("a chain of models over HTTP", () => {
+  it("moves to the next model at once when the first one's quota is spent (no retry can fix it)", async () => {
+    replies({ anthropic: [limitFault("anthropic", "quota", 3_600_000)] });
+    const { client, notices } = chain();
+    const events = await collect(client.stream({ items: [userMessage("Say hello")] }));
+    expect(textOf(events)).toBe("Hello there, how are you doing today?");
+    expect(schemesAsked()).toEqual(["anthropic", "openai-chat"]);
+    expect(notices[0]?.error).toMatchObject({ kind: "quota_exhausted" });
+  });
+
   it("moves to the next model when the first is still overloaded after its retries", async () => {
     replies({ anthropic: [OVERLOADED, OVERLOADED] });
     const { client, notices } = chain();

@@ -14,6 +14,7 @@ const FALLBACK_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
   "overloaded", // still overloaded after the retries
   "server", // 5xx after the retries
   "not_found", // no such model at this provider
+  "quota_exhausted", // spent until its reset time: another provider answers now
 ]);
 
 /** Whether a failed request should go to the next model of a chain (the default `fallBackOn`). */

@@ -132,31 +132,40 @@ function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable 
 
 type ModelTable = NonNullable<NormalizedLayer["model"]>;
 
-function classifyModel(model: ModelTable, requests: TrustRequest[]): ModelTable {
-  const { base_url, api_key_env, scheme, ...safe } = model;
+/** `key` names the table in requests: `model`, or `model.fallback[1]` for an entry of the chain. */
+function classifyModel(model: ModelTable, requests: TrustRequest[], key = "model"): ModelTable {
+  const { base_url, api_key_env, scheme, fallback, ...rest } = model;
+  const safe: ModelTable = rest;
+  const named = model.ref ?? model.id ?? key;
   if (base_url !== undefined)
     requests.push({
       kind: "base_url",
-      key: "model.base_url",
-      description: `send your prompts, files and API key to ${base_url}`,
+      key: `${key}.base_url`,
+      description: `send your prompts, files and API key to ${base_url}${key === "model" ? "" : ` (fallback ${named})`}`,
     });
   if (api_key_env !== undefined)
     requests.push({
       kind: "api_key_env",
-      key: "model.api_key_env",
+      key: `${key}.api_key_env`,
       description: `send the value of your ${api_key_env} variable as the API key`,
     });
   if (scheme !== undefined) {
     // Without a catalogue reference the scheme's own key goes to the scheme's own host: safe. With
     // one, another scheme would send that provider's key to a different API's host.
     const provider = model.ref === undefined ? undefined : lookupModel(model.ref)?.providerEntry;
-    if (provider === undefined || provider.scheme === scheme) return { ...safe, scheme };
-    requests.push({
-      kind: "model_scheme",
-      key: "model.scheme",
-      description: `talk to ${model.ref} with the ${scheme} API (its host, with the ${model.ref} key)`,
-    });
+    if (provider === undefined || provider.scheme === scheme) safe.scheme = scheme;
+    else
+      requests.push({
+        kind: "model_scheme",
+        key: `${key}.scheme`,
+        description: `talk to ${model.ref} with the ${scheme} API (its host, with the ${model.ref} key)`,
+      });
   }
+  // A chain entry is a model like any other: a catalogue reference is safe, its own host or key is not.
+  if (fallback !== undefined)
+    safe.fallback = fallback.map((entry, index) =>
+      typeof entry === "string" ? entry : classifyModel(entry, requests, `${key}.fallback[${index}]`),
+    );
   return safe;
 }
 
