@@ -1,9 +1,9 @@
 /**
  * What the sandbox must not get in the way of: a project's tests with npm, git reading the
- * repository, a command reading stdin. Real programs in the real sandbox.
+ * repository, a compiler writing into the project, a command reading stdin. Real programs in the real sandbox.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exitCode, shellBed } from "../../test/support/shell-test-kit.js";
@@ -43,6 +43,18 @@ describe("ordinary work in the sandbox", () => {
     const commit = await bash({ command: "git -c user.name=m -c user.email=m@m commit -qam second" });
     expect(exitCode(commit)).not.toBe(0);
     expect(git("log", "--oneline").toString().trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a compiler writes its output into the scope, and the program it built runs", async () => {
+    const { bash, project } = await shellBed({
+      files: {
+        "hello.c": '#include <stdio.h>\nint main(void) { puts("built in the sandbox"); return 0; }\n',
+      },
+    });
+    const built = await bash({ command: "mkdir -p build && cc -o build/hello hello.c && ./build/hello" });
+    expect(built).toContain("built in the sandbox");
+    expect(exitCode(built)).toBe(0);
+    expect(existsSync(path.join(project, "build", "hello"))).toBe(true);
   });
 
   it("a command that reads stdin gets /dev/null and ends", async () => {
