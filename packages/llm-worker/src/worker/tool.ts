@@ -1,4 +1,5 @@
-import { z } from "zod";
+// Types only: the schema converts itself (`toJSONSchema()`), so loading this library loads no zod.
+import type { z } from "zod";
 import type { JsonSchema, ToolDefinition } from "../llm-client/request.js";
 import type { ToolOutput } from "../tool-output/tool-output.js";
 
@@ -93,7 +94,7 @@ export function toolsFrom<T extends object>(
 
 /** The JSON Schema of a zod schema as providers accept it (no `$schema`). */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+  const { $schema: _ignored, ...rest } = schema.toJSONSchema({
     io: "input",
     unrepresentable: "any",
   }) as JsonSchema;
