@@ -4,7 +4,7 @@ import { randomFillSync } from "node:crypto";
  * UUID v7 (RFC 9562) without the `uuid` package, whose index loads 20 modules at start-up for one
  * function. Ids made in one process sort in the order they were made: within one millisecond the
  * 12 bits after the time count up from a random start (the RFC's method 1), and on overflow the
- * time moves on by a millisecond.
+ * time moves on by a millisecond. Blob ids are these, and so are the Pod's session ids.
  */
 export function uuidV7(now = Date.now()): string {
   if (now > lastMs) {
