@@ -72,7 +72,7 @@ describe("what each sub-command loads", () => {
     }
   });
 
-  it("-p loads the Pod, and neither ink, React nor the Agent Client Protocol", async () => {
+  it("-p loads the Pod, and neither ink, React, the Agent Client Protocol, diff nor uuid", async () => {
     const fixture = await headlessFixture();
     try {
       fixture.provider.enqueue({ blocks: [{ type: "text", text: "Answered." }] });
@@ -80,7 +80,9 @@ describe("what each sub-command loads", () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(of(run.modules, POD)).not.toEqual([]);
-      for (const heavy of [INK, REACT, ACP]) expect(of(run.modules, heavy)).toEqual([]);
+      // diff only once a file changes; session ids are our own UUID v7, not the uuid package's.
+      for (const heavy of [INK, REACT, ACP, "/node_modules/diff/", "/node_modules/uuid/"])
+        expect(of(run.modules, heavy)).toEqual([]);
     } finally {
       await fixture.close();
     }
@@ -109,5 +111,41 @@ describe("what each sub-command loads", () => {
       screen.stop();
       await fixture.close();
     }
+  });
+});
+
+/** Runs a module of `source` under Node, through the workspace's sources, with the recorder. */
+function recordedScript(source: string): Promise<{ code: number | null; stderr: string; modules: string[] }> {
+  const file = recordFile();
+  const args = ["--conditions=@yoake/source", "--import", "tsx", "--import", RECORDER, "--input-type=module"];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...args, "-e", source], {
+      cwd: path.dirname(BIN),
+      env: { ...process.env, YOAKE_RECORD_MODULES: file },
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout.resume();
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr, modules: loaded(file) }));
+  });
+}
+
+describe("what the library loads", () => {
+  it("importing @yoake/llm-worker, creating a client and storing a blob loads neither zod, uuid nor MCP", async () => {
+    const run = await recordedScript(
+      [
+        'const { createClient, createInspectTool, FsBlobStore } = await import("@yoake/llm-worker");',
+        'createClient({ scheme: "anthropic", model: "claude-sonnet-4-5", apiKey: "unused" });',
+        `const store = new FsBlobStore(${JSON.stringify(path.join(scratch, "blobs"))});`,
+        "createInspectTool(store);",
+        'await store.store({ kind: "text", text: "a stored result" });',
+      ].join("\n"),
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(of(run.modules, "/packages/llm-worker/src/index.ts")).not.toEqual([]);
+    for (const heavy of ["/node_modules/zod/", "/node_modules/uuid/", "/node_modules/@modelcontextprotocol/"])
+      expect(of(run.modules, heavy)).toEqual([]);
   });
 });

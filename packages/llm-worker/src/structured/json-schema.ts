@@ -1,9 +1,10 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { JsonSchema } from "../llm-client/request.js";
 
 /** The JSON Schema of a zod schema as providers accept it (no `$schema`). */
 export function toJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+  // The schema converts itself: loading this library loads no zod (it costs as much as starting Node).
+  const { $schema: _ignored, ...rest } = schema.toJSONSchema({
     io: "input",
     unrepresentable: "any",
   }) as JsonSchema;

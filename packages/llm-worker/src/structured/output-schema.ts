@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { createRequire } from "node:module";
+import type { z } from "zod";
 import type { JsonSchema, ResponseFormat } from "../llm-client/request.js";
 import { dropNullOptionals, toJsonSchema, toStrictJsonSchema } from "./json-schema.js";
 
@@ -47,7 +48,7 @@ export function outputSchema(
   schema: z.ZodType | JsonSchema,
   options: OutputSchemaOptions = {},
 ): OutputSchema<unknown> {
-  const zod = isZodSchema(schema) ? schema : z.fromJSONSchema(schema as z.core.JSONSchema.JSONSchema);
+  const zod = isZodSchema(schema) ? schema : zodOf().fromJSONSchema(schema as z.core.JSONSchema.JSONSchema);
   const json = isZodSchema(schema) ? toJsonSchema(schema) : withoutMeta(schema);
   const strict = options.strict !== false;
   const format: ResponseFormat = {
@@ -76,6 +77,14 @@ export function outputSchema(
 /** `OutputSchema` of an `OutputSpec`. */
 export function toOutputSchema<T>(spec: OutputSpec<T>): OutputSchema<T> {
   return isZodSchema(spec) ? outputSchema(spec) : spec;
+}
+
+/**
+ * zod itself, only when a JSON Schema must become a validator: loaded on that first use (and
+ * synchronously, as `outputSchema` is), so importing the library loads no zod.
+ */
+function zodOf(): typeof z {
+  return (createRequire(import.meta.url)("zod") as typeof import("zod")).z;
 }
 
 function isZodSchema(value: unknown): value is z.ZodType {

@@ -1,5 +1,5 @@
-import { v7, validate } from "uuid";
 import type { Content } from "./tool-output.js";
+import { isUuid, uuidV7 } from "./uuid-v7.js";
 
 /** A blob's id: a UUID v7 (time-ordered) as lowercase text, the `<id>` of `[blob:<id>]`. */
 export type BlobId = string;
@@ -38,12 +38,12 @@ export class BlobStoreError extends Error {
 
 /** A fresh blob id (UUID v7: ids sort by creation time, so a directory listing is chronological). */
 export function newBlobId(): BlobId {
-  return v7();
+  return uuidV7();
 }
 
 /** Whether `id` is a UUID: the only ids a store accepts, so none can name a path. */
 export function isBlobId(id: string): boolean {
-  return validate(id);
+  return isUuid(id);
 }
 
 export function notFound(id: string): BlobStoreError {

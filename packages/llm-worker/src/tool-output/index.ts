@@ -15,3 +15,4 @@ export { parseSelector, SelectorError } from "./selector.js";
 export { summarize } from "./summary.js";
 export type { Content, JsonValue, ToolOutput } from "./tool-output.js";
 export { inline, stored } from "./tool-output.js";
+export { uuidV7 } from "./uuid-v7.js";

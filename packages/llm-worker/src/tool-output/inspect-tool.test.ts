@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ToolContext } from "../worker/tool.js";
+import { z } from "zod";
+import { type ToolContext, tool } from "../worker/tool.js";
 import { toHistoryResult } from "./history-result.js";
 import { createInspectTool, type InspectArguments } from "./inspect-tool.js";
 import { MemoryBlobStore } from "./memory-blob-store.js";
@@ -302,5 +303,49 @@ describe("inspect tool", () => {
       "  4\tentry 4",
       "[showed lines 1-4 of 100; read on with lines:5-]",
     ]);
+  });
+});
+
+describe("inspect's hand-written schema and check", () => {
+  // What `inspect` was made of before it stopped loading zod: its schema and check must not differ.
+  const made = tool({
+    name: "inspect",
+    description: "",
+    input: z.object({
+      blob_id: z.string().describe("The id from [blob:<id>] in a stored tool result"),
+      selector: z
+        .string()
+        .optional()
+        .describe('Which part to read: "lines:20-50", "bytes:0..16384", "slice:3..8" or "key:results"'),
+    }),
+    execute: () => "",
+  });
+  const inspect = createInspectTool(new MemoryBlobStore());
+
+  it("has the schema the zod schema converts to", () => {
+    expect(inspect.inputSchema).toEqual(made.inputSchema);
+  });
+
+  it("accepts and rejects what the zod schema does, with the same messages", () => {
+    const cases: unknown[] = [
+      { blob_id: "a" },
+      { blob_id: "a", selector: "lines:1-2" },
+      { blob_id: "a", selector: null },
+      { blob_id: "a", selector: undefined },
+      { blob_id: "a", extra: 1 },
+      { selector: "lines:1-2" },
+      { blob_id: 3 },
+      { blob_id: null },
+      { blob_id: ["a"] },
+      { blob_id: "a", selector: 5 },
+      { blob_id: "a", selector: {} },
+      null,
+      "a",
+      ["a"],
+      7,
+      undefined,
+    ];
+    for (const raw of cases)
+      expect(inspect.parseArguments(raw), JSON.stringify(raw)).toEqual(made.parseArguments(raw));
   });
 });

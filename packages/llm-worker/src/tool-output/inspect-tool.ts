@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { type Tool, tool } from "../worker/tool.js";
+import type { JsonSchema } from "../llm-client/request.js";
+import type { Tool } from "../worker/tool.js";
 import { type BlobStore, BlobStoreError } from "./blob-store.js";
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from "./bounded-output.js";
 import { type ContentView, viewOf } from "./content-view.js";
@@ -120,16 +120,11 @@ export function createInspectTool(store: BlobStore, options?: InspectToolOptions
     maxBytes: options?.maxBytes ?? DEFAULT_OUTPUT_LIMITS.maxBytes,
     maxLines: options?.maxLines ?? DEFAULT_OUTPUT_LIMITS.maxLines,
   };
-  return tool({
+  return {
     name: INSPECT_TOOL_NAME,
     description: DESCRIPTION(limits),
-    input: z.object({
-      blob_id: z.string().describe("The id from [blob:<id>] in a stored tool result"),
-      selector: z
-        .string()
-        .optional()
-        .describe('Which part to read: "lines:20-50", "bytes:0..16384", "slice:3..8" or "key:results"'),
-    }),
+    inputSchema: INSPECT_INPUT_SCHEMA,
+    parseArguments: parseInspectArguments,
     async execute(args): Promise<ToolOutput> {
       // Parse first: a malformed selector is the model's to fix whatever the blob is.
       const selector =
@@ -139,5 +134,45 @@ export function createInspectTool(store: BlobStore, options?: InspectToolOptions
       // The pointer and the selector are all it takes to read the answer again: prune can drop it.
       return inline(read(id, view, selector, limits), `[blob:${id}] ${args.selector?.trim() || "overview"}`);
     },
-  });
+  };
+}
+
+/**
+ * Written out rather than made from a zod schema, so that a client with a blob store loads no zod
+ * (a third of the library's start-up); `parseInspectArguments` is its check.
+ */
+const INSPECT_INPUT_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    blob_id: { type: "string", description: "The id from [blob:<id>] in a stored tool result" },
+    selector: {
+      description: 'Which part to read: "lines:20-50", "bytes:0..16384", "slice:3..8" or "key:results"',
+      type: "string",
+    },
+  },
+  required: ["blob_id"],
+};
+
+/**
+ * The check `tool()` would make of that schema, with the same messages: `blob_id` a string,
+ * `selector` a string or absent (a strict model's `null` counts as absent), other keys ignored.
+ */
+function parseInspectArguments(
+  raw: unknown,
+): { ok: true; value: InspectArguments } | { ok: false; error: string } {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return invalid("(arguments)", "object", raw);
+  const { blob_id, selector } = raw as Record<string, unknown>;
+  if (typeof blob_id !== "string") return invalid("blob_id", "string", blob_id);
+  if (selector === undefined || selector === null) return { ok: true, value: { blob_id } };
+  if (typeof selector !== "string") return invalid("selector", "string", selector);
+  return { ok: true, value: { blob_id, selector } };
+}
+
+function invalid(path: string, expected: string, received: unknown): { ok: false; error: string } {
+  const kind = received === null ? "null" : Array.isArray(received) ? "array" : typeof received;
+  return {
+    ok: false,
+    error: `invalid arguments — ${path}: Invalid input: expected ${expected}, received ${kind}`,
+  };
 }

@@ -1,3 +1,4 @@
+// Types only: the schema converts itself (`toJSONSchema()`), so loading this library loads no zod.
 import type { z } from "zod";
 import type { JsonSchema, ToolDefinition } from "../llm-client/request.js";
 import { dropNullOptionals, toJsonSchema, toStrictJsonSchema } from "../structured/json-schema.js";

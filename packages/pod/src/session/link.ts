@@ -1,4 +1,4 @@
-import { v7 as newSessionId } from "uuid";
+import { uuidV7 as newSessionId } from "@yoake/llm-worker";
 import type { AppendableEntry, SessionConfig } from "./entry.js";
 import { SessionLog, type SessionLogOptions } from "./session-log.js";
 

@@ -1,4 +1,4 @@
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+import { createRequire } from "node:module";
 import { DIFF_CONTEXT_LINES, DIFF_TIMEOUT_MS } from "./limits.js";
 
 /**
@@ -12,6 +12,7 @@ import { DIFF_CONTEXT_LINES, DIFF_TIMEOUT_MS } from "./limits.js";
  */
 export function unifiedDiff(displayPath: string, before: string, after: string): string {
   if (before === after) return "";
+  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = diffLibrary();
   const window = changedWindow(before, after, DIFF_CONTEXT_LINES);
   const patch = structuredPatch(
     "",
@@ -33,6 +34,15 @@ export function unifiedDiff(displayPath: string, before: string, after: string):
   const text = formatPatch(patch, FILE_HEADERS_ONLY);
   // Only the final newline goes: a context line of an empty line is a lone space.
   return text.endsWith("\n") ? text.slice(0, -1) : text;
+}
+
+type DiffLibrary = typeof import("diff");
+
+// `diff` is 19 modules; a run that never changes a file (a `-p` question) never loads them.
+let loadedDiff: DiffLibrary | undefined;
+function diffLibrary(): DiffLibrary {
+  loadedDiff ??= createRequire(import.meta.url)("diff") as DiffLibrary;
+  return loadedDiff;
 }
 
 interface ChangedWindow {
