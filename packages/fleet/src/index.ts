@@ -1,2 +1,6 @@
-// @yoake/fleet: Yoake past one machine (sessions and blobs in PostgreSQL, runs on a queue).
-export {};
+/**
+ * @yoake/fleet: Yoake past one machine. Session logs and tool-output blobs in PostgreSQL, shared by
+ * any number of machines, behind the same interfaces as the local files.
+ */
+export { FleetDatabase } from "./database/fleet-database.js";
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./sessions/postgres-session-store.js";

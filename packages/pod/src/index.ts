@@ -80,4 +80,5 @@ export {
   type ScopedFsOptions,
 } from "./scope/scoped-fs.js";
 export * from "./session/index.js";
+export * from "./session-store/index.js";
 export * from "./tools/index.js";

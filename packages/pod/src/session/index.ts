@@ -18,8 +18,8 @@ export {
   sessionLinkSchema,
 } from "./entry.js";
 export { itemSchema } from "./item-schema.js";
-export { type ContinuationInput, continueInNewSession } from "./link.js";
-export { readSessionLog, type SessionLogContents, type TornTail } from "./read.js";
+export { type ContinuationInput, continueInNewSession, linkContinuation } from "./link.js";
+export { readSessionLog, type SessionLogContents, type TornTail, verifyLogLine } from "./read.js";
 export { isSecretKey, type Redacted, redactSecrets } from "./redact.js";
 export {
   compactionSummaryItem,
@@ -34,11 +34,15 @@ export {
   type AppendReceipt,
   type Durability,
   type OpenedSessionLog,
+  refuseSessionStart,
   SessionLog,
   type SessionLogOptions,
   type SessionStartInput,
+  sealEntry,
+  sealFirstLines,
 } from "./session-log.js";
 export { SessionLogError, type SessionLogErrorKind } from "./session-log-error.js";
+export type { SessionWriter } from "./session-writer.js";
 export {
   createSession,
   findSession,
