@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
+import { openDatabaseStores } from "./database-stores.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
 import { type OutputFormat, runHeadless } from "./headless/run-headless.js";
 import { startInteractive } from "./interactive.js";
@@ -18,6 +19,8 @@ export interface AgentCommandOptions extends OverrideOptions {
   cwd?: string;
   continue?: boolean;
   resume?: string;
+  /** `--db`: sessions and blobs in this PostgreSQL database (else `YOAKE_DATABASE_URL`, else files). */
+  db?: string;
   verbose?: boolean;
 }
 
@@ -38,13 +41,22 @@ export async function agentCommand(
   const prompt = headless
     ? await headlessPrompt(typeof options.prompt === "string" ? options.prompt : undefined, io.stdin)
     : undefined;
+  const databaseUrl = options.db ?? io.env.YOAKE_DATABASE_URL;
+  const database =
+    databaseUrl === undefined || databaseUrl === ""
+      ? undefined
+      : await openDatabaseStores(databaseUrl, cwd, io.env);
   const podOptions: PodOptions = {
     cwd,
     env: io.env,
     overrides: manifestOverrides(options, cwd),
     ...(session !== undefined && { session }),
+    ...database?.podOptions,
   };
-  const pod = await openPod(podOptions);
+  const pod = await openPod(podOptions).catch(async (error: unknown) => {
+    await database?.close();
+    throw error;
+  });
   // The UI shows the continued session's warnings (a crash, a torn line) as alerts itself.
   const restoredWarnings = prompt === undefined ? [] : (pod.restored?.warnings ?? []);
   for (const warning of [...pod.manifest.warnings, ...restoredWarnings])
@@ -77,6 +89,7 @@ export async function agentCommand(
   } finally {
     interrupt?.dispose();
     await pod.close();
+    await database?.close();
   }
 }
 

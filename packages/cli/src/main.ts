@@ -82,6 +82,10 @@ function buildProgram(io: CliIO, actions: Actions): Command {
     .option("--cwd <dir>", "the directory to work in (default: the current one)")
     .option("-c, --continue", "continue the latest session of this project")
     .option("-r, --resume <id>", "resume the session <id>")
+    .option(
+      "--db <url>",
+      "keep sessions and blobs in this PostgreSQL database (default: $YOAKE_DATABASE_URL)",
+    )
     .option("--verbose", "headless: report each tool call and info alerts on stderr")
     .addHelpText("after", HELP_AFTER)
     .action(async (raw: RawAgentOptions) => {
@@ -133,6 +137,7 @@ interface RawAgentOptions {
   cwd?: string;
   continue?: true;
   resume?: string;
+  db?: string;
   verbose?: true;
 }
 

@@ -4,5 +4,6 @@
  */
 
 export { PostgresBlobStore } from "./blobs/postgres-blob-store.js";
-export { FleetDatabase } from "./database/fleet-database.js";
+export { FleetDatabase, redactUrl } from "./database/fleet-database.js";
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./sessions/postgres-session-store.js";
+export { type FleetStores, openFleetStores } from "./stores.js";

@@ -6,6 +6,7 @@ export const MIGRATIONS: readonly string[] = [
   // 1: sessions (a head pointer per session, the lease of its one writer) and their sealed lines.
   `CREATE TABLE yoake_sessions (
      id text PRIMARY KEY,
+     project text NOT NULL,
      started text NOT NULL,
      previous text,
      next text,
@@ -25,7 +26,8 @@ export const MIGRATIONS: readonly string[] = [
      line text NOT NULL,
      PRIMARY KEY (session, seq)
    );
-   CREATE INDEX yoake_sessions_previous ON yoake_sessions (previous);`,
+   CREATE INDEX yoake_sessions_previous ON yoake_sessions (previous);
+   CREATE INDEX yoake_sessions_project ON yoake_sessions (project, started);`,
   // 2: tool-output blobs.
   `CREATE TABLE yoake_blobs (
      id uuid PRIMARY KEY,

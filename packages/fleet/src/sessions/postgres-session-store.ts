@@ -15,7 +15,7 @@ import {
   verifyLogLine,
 } from "@yoake/pod";
 import { v7 as newSessionId } from "uuid";
-import type { FleetDatabase } from "../database/fleet-database.js";
+import { type FleetDatabase, redactUrl } from "../database/fleet-database.js";
 import { DEFAULT_LEASE_MS, PostgresSessionWriter } from "./postgres-session-writer.js";
 
 export interface PostgresSessionStoreOptions {
@@ -23,6 +23,11 @@ export interface PostgresSessionStoreOptions {
   key: SessionKey;
   /** How long a writer holds a session without renewing (it renews every third of it). Default 30 s. */
   leaseMs?: number;
+  /**
+   * Lists only the sessions of this project root (as `session_start` records it), as the files of
+   * one project would; default every session in the database.
+   */
+  project?: string;
 }
 
 const DIRECTORY = "postgres:yoake_sessions";
@@ -38,11 +43,18 @@ export class PostgresSessionStore implements SessionStore {
   readonly #database: FleetDatabase;
   readonly #key: SessionKey;
   readonly #leaseMs: number;
+  readonly #project: string | null;
 
   constructor(database: FleetDatabase, options: PostgresSessionStoreOptions) {
     this.#database = database;
     this.#key = options.key;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#project = options.project ?? null;
+  }
+
+  /** `postgres:<database URL without its password>`. */
+  get location(): string {
+    return `postgres:${redactUrl(this.#database.url)}`;
   }
 
   async create(start: SessionStartInput): Promise<SessionWriter> {
@@ -58,8 +70,8 @@ export class PostgresSessionStore implements SessionStore {
     const owner = randomUUID();
     await this.#database.transaction(async (client) => {
       const { rowCount } = await client.query(
-        `INSERT INTO yoake_sessions (id, started, previous, head_seq, head_mac, last_activity, lease_owner, lease_expires)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
+        `INSERT INTO yoake_sessions (id, started, previous, head_seq, head_mac, last_activity, lease_owner, lease_expires, project)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond', $9)
          ON CONFLICT (id) DO NOTHING`,
         [
           id,
@@ -70,6 +82,7 @@ export class PostgresSessionStore implements SessionStore {
           parsed[parsed.length - 1]?.ts,
           owner,
           this.#leaseMs,
+          start.config.projectRoot,
         ],
       );
       if (rowCount !== 1)
@@ -159,7 +172,8 @@ export class PostgresSessionStore implements SessionStore {
     }>(
       `SELECT s.id, s.started, s.last_activity, s.head_seq, s.first_user_text, s.previous,
               COALESCE(s.next, (SELECT c.id FROM yoake_sessions c WHERE c.previous = s.id ORDER BY c.started LIMIT 1)) AS next
-         FROM yoake_sessions s ORDER BY s.started, s.id`,
+         FROM yoake_sessions s WHERE $1::text IS NULL OR s.project = $1 ORDER BY s.started, s.id`,
+      [this.#project],
     );
     return rows.map((row) => ({
       id: row.id,

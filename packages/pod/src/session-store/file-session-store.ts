@@ -20,6 +20,10 @@ export class FileSessionStore implements SessionStore {
     readonly options: SessionLogOptions,
   ) {}
 
+  get location(): string {
+    return sessionsDir(this.projectRoot);
+  }
+
   create(start: SessionStartInput): Promise<SessionWriter> {
     return createSession(this.projectRoot, start, this.options);
   }

@@ -37,6 +37,8 @@ export interface OpenedStoredSession {
  * `already_exists`, `conflict`, damage kinds).
  */
 export interface SessionStore {
+  /** Where the sessions are, for messages (a directory, `postgres:<database>`). */
+  readonly location: string;
   /** Starts a session (see `SessionStartInput`) and returns its writer. */
   create(start: SessionStartInput): Promise<SessionWriter>;
   /** Opens a session for appending: verifies it, takes the lock, returns the writer. */

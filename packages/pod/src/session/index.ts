@@ -45,9 +45,12 @@ export { SessionLogError, type SessionLogErrorKind } from "./session-log-error.j
 export type { SessionWriter } from "./session-writer.js";
 export {
   createSession,
+  type DatedSession,
   findSession,
+  latestOf,
   latestSession,
   listSessions,
+  matchSession,
   openSession,
   SESSIONS_DIRECTORY,
   type SessionInfo,
