@@ -4,6 +4,7 @@ import { runAcp } from "./acp/main.js";
 import { type AgentCommandOptions, agentCommand } from "./agent-command.js";
 import { CliError, ExitCode } from "./cli-error.js";
 import { type DemoCommandOptions, demoCommand } from "./demo/demo-command.js";
+import { addFleetCommands } from "./fleet-commands.js";
 import { OUTPUT_FORMATS } from "./headless/run-headless.js";
 import { interruptOnSigint } from "./interrupt.js";
 import { type CliIO, processIO } from "./io.js";
@@ -30,6 +31,9 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
     acp: async () => {
       exitCode = await runAcp(cliIO);
     },
+  });
+  addFleetCommands(program, cliIO, (code) => {
+    exitCode = code;
   });
   try {
     await program.parseAsync([...argv], { from: "user" });

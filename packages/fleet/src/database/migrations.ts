@@ -35,4 +35,26 @@ export const MIGRATIONS: readonly string[] = [
      body text NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now()
    );`,
+  // 3: runs of the queue, and a notification per stored session entry so followers wake up.
+  `CREATE TABLE yoake_runs (
+     id uuid PRIMARY KEY,
+     state text NOT NULL CHECK (state IN ('queued', 'running', 'paused', 'finished', 'failed', 'cancelled')),
+     spec jsonb NOT NULL,
+     session_id text,
+     worker text,
+     attempts integer NOT NULL DEFAULT 0,
+     permission jsonb,
+     decision jsonb,
+     result jsonb,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     updated_at timestamptz NOT NULL DEFAULT now()
+   );
+   CREATE INDEX yoake_runs_created ON yoake_runs (created_at);
+   CREATE FUNCTION yoake_notify_entry() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM pg_notify('yoake_session_entries', NEW.session);
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER yoake_session_entries_notify AFTER INSERT ON yoake_session_entries
+     FOR EACH ROW EXECUTE FUNCTION yoake_notify_entry();`,
 ];
