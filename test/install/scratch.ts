@@ -12,7 +12,12 @@ export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CONSUMER_FILES = fileURLToPath(new URL("./consumer/", import.meta.url));
 
 /** The packages a user installs, as the repository lays them out. */
-export const PACKAGE_DIRS = ["packages/llm-worker", "packages/pod", "packages/cli"] as const;
+export const PACKAGE_DIRS = [
+  "packages/llm-worker",
+  "packages/pod",
+  "packages/fleet",
+  "packages/cli",
+] as const;
 
 /** Versions of what a user would install beside the packages (those of this repository's lockfile). */
 const CONSUMER_DEPENDENCIES = ["zod@4.6.7", "typescript@6.0.3", "@types/node@20.19.43"];

@@ -3,6 +3,7 @@ import path from "node:path";
 import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
+import { openDatabaseStores } from "./database-stores.js";
 import type { OutputFormat } from "./headless/output-format.js";
 import { loadOutputSchema } from "./headless/output-schema-file.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
@@ -25,6 +26,8 @@ export interface AgentCommandOptions extends OverrideOptions {
   cwd?: string;
   continue?: boolean;
   resume?: string;
+  /** `--db`: sessions and blobs in this PostgreSQL database (else `YOAKE_DATABASE_URL`, else files). */
+  db?: string;
   verbose?: boolean;
   /** `--trust-project`: apply the project's manifest whole, and remember that it is trusted. */
   trustProject?: boolean;
@@ -52,14 +55,25 @@ export async function agentCommand(
     throw new CliError("--output-schema applies to headless runs: give -p");
   const output =
     options.outputSchema === undefined ? undefined : await loadOutputSchema(options.outputSchema, cwd);
+  const databaseUrl = options.db ?? io.env.YOAKE_DATABASE_URL;
+  const database =
+    databaseUrl === undefined || databaseUrl === ""
+      ? undefined
+      : await openDatabaseStores(databaseUrl, cwd, io.env);
   const podOptions: PodOptions = {
     cwd,
     env: io.env,
     overrides: manifestOverrides(options, cwd),
     ...(session !== undefined && { session }),
     ...(options.trustProject === true && { projectTrust: "trust" as const }),
+    ...database?.podOptions,
   };
-  const opened = await openPodWithTrust(podOptions, headless ? undefined : askProjectTrust);
+  const opened = await openPodWithTrust(podOptions, headless ? undefined : askProjectTrust).catch(
+    async (error: unknown) => {
+      await database?.close();
+      throw error;
+    },
+  );
   const pod = opened.pod;
   // The manifest's warnings (a model the catalogue does not know, …) once per session: when it starts.
   const manifestWarnings = pod.restored === undefined ? pod.manifest.warnings : [];
@@ -102,6 +116,7 @@ export async function agentCommand(
   } finally {
     interrupt?.dispose();
     await pod.close();
+    await database?.close();
   }
 }
 

@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import type { AgentCommandOptions } from "./agent-command.js";
 import { CliError, ExitCode } from "./cli-error.js";
 import type { DemoCommandOptions } from "./demo/demo-command.js";
+import { addFleetCommands } from "./fleet-commands.js";
 import { OUTPUT_FORMATS } from "./headless/output-format.js";
 import { interruptOnSigint } from "./interrupt.js";
 import { type CliIO, processIO } from "./io.js";
@@ -35,6 +36,9 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
       await settleAcpProjectTrust(cliIO, trustProject);
       exitCode = await runAcp(cliIO);
     },
+  });
+  addFleetCommands(program, cliIO, (code) => {
+    exitCode = code;
   });
   try {
     await program.parseAsync([...argv], { from: "user" });
@@ -88,6 +92,10 @@ function buildProgram(io: CliIO, actions: Actions): Command {
     .option("--cwd <dir>", "the directory to work in (default: the current one)")
     .option("-c, --continue", "continue the latest session of this project")
     .option("-r, --resume <id>", "resume the session <id>")
+    .option(
+      "--db <url>",
+      "keep sessions and blobs in this PostgreSQL database (default: $YOAKE_DATABASE_URL)",
+    )
     .option("--verbose", "headless: report each tool call and info alerts on stderr")
     .option(TRUST_FLAG, TRUST_HELP)
     .addHelpText("after", HELP_AFTER)
@@ -149,6 +157,7 @@ interface RawAgentOptions {
   cwd?: string;
   continue?: true;
   resume?: string;
+  db?: string;
   verbose?: true;
   trustProject?: true;
 }

@@ -87,6 +87,7 @@ export {
   type ScopedFsOptions,
 } from "./scope/scoped-fs.js";
 export * from "./session/index.js";
+export * from "./session-store/index.js";
 /** The shell tools' names, and why a command waits for approval (`PermissionRequest.command`). */
 export { BASH_OUTPUT_TOOL_NAME, BASH_TOOL_NAME } from "./shell/bash-tool.js";
 export type { CommandAsk } from "./shell/command-approval.js";

@@ -4,6 +4,7 @@ import {
   addUsage,
   BLOB_STORE_PRUNE_OPTIONS,
   BLOB_STORE_TOOL_OUTPUT,
+  type BlobStore,
   createInspectTool,
   FsBlobStore,
   type ImagePart,
@@ -46,8 +47,10 @@ import type { NoteOutcome, NoteRole, PodStatus } from "./pod-status.js";
 import { podTools } from "./pod-tools.js";
 import { ScopedFs } from "./scope/scoped-fs.js";
 import { loadSessionKey } from "./session/session-key.js";
-import type { Durability, SessionLogOptions } from "./session/session-log.js";
+import type { Durability } from "./session/session-log.js";
 import { listSessions, type SessionInfo } from "./session/sessions.js";
+import { FileSessionStore } from "./session-store/file-session-store.js";
+import type { SessionStore, StoredSessionInfo } from "./session-store/session-store.js";
 import { CommandApprovals } from "./shell/command-approval.js";
 import { openShell } from "./shell/open-shell.js";
 import type { Shell } from "./shell/shell.js";
@@ -86,6 +89,14 @@ export interface PodOptions {
   session?: SessionChoice;
   /** When an entry counts as written (see `Durability`); default `every` (fdatasync). */
   sessionDurability?: Durability;
+  /**
+   * Where session logs are kept; default the project's `.yoake/sessions/` files (a
+   * `FileSessionStore` with the user's key and `sessionDurability`). A shared store (PostgreSQL, from
+   * `@yoake/fleet`) lets the session continue on another machine.
+   */
+  sessionStore?: SessionStore;
+  /** Where stored tool outputs go; default files under `dataDir`. */
+  blobStore?: BlobStore;
   /** When and how the session is compacted (see the README, "Compaction"). */
   compaction?: CompactionSettings;
 }
@@ -165,14 +176,16 @@ export class Pod {
     });
     const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
     const tools = [...podTools(fs, manifest, state.readTracker, shell), ...(options.tools ?? [])];
-    const blobStore = new FsBlobStore(path.join(dataDir, "blobs"));
+    const blobStore = options.blobStore ?? new FsBlobStore(path.join(dataDir, "blobs"));
     // The user's key, kept outside the project, seals and verifies every line of the session log.
-    const logOptions: SessionLogOptions = {
-      key: await loadSessionKey(env),
-      ...(options.sessionDurability !== undefined && { durability: options.sessionDurability }),
-    };
+    const sessionStore =
+      options.sessionStore ??
+      new FileSessionStore(manifest.projectRoot, {
+        key: await loadSessionKey(env),
+        ...(options.sessionDurability !== undefined && { durability: options.sessionDurability }),
+      });
     // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
-    const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", logOptions);
+    const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", sessionStore);
     // The policy measured for a Worker with a BlobStore (see BLOB_STORE_PRUNE_OPTIONS).
     const prune = pruneInterceptor({
       ...BLOB_STORE_PRUNE_OPTIONS,
@@ -186,7 +199,7 @@ export class Pod {
       readTracker: state.readTracker,
       prune,
       compaction,
-      logOptions,
+      sessionStore,
       // As the Worker lists them (inspect first): what a compaction sends before any request did.
       toolDefinitions: [createInspectTool(blobStore), ...tools].map((t) => toolDefinition(t)),
       emit: (event) => hub?.emit(event),
@@ -250,9 +263,9 @@ export class Pod {
     return listSessions(await findProjectRoot(cwd, home));
   }
 
-  /** The sessions of this Pod's project, oldest first. */
-  listSessions(): Promise<SessionInfo[]> {
-    return listSessions(this.manifest.projectRoot);
+  /** The sessions of this Pod's project (of its session store), oldest first. */
+  listSessions(): Promise<StoredSessionInfo[]> {
+    return this.session.listSessions();
   }
 
   /** The request a paused run waits on, if any. */

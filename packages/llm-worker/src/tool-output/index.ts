@@ -1,5 +1,5 @@
 export type { BlobId, BlobStore, BlobStoreErrorKind } from "./blob-store.js";
-export { BlobStoreError, isBlobId, newBlobId } from "./blob-store.js";
+export { BlobStoreError, isBlobId, newBlobId, notFound as blobNotFoundError } from "./blob-store.js";
 export type { OutputLimits } from "./bounded-output.js";
 export { FsBlobStore } from "./fs-blob-store.js";
 export type { HistoryResult, HistoryResultOptions } from "./history-result.js";

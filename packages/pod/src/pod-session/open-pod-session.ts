@@ -4,8 +4,9 @@ import { uuidV7 as newSessionId } from "@yoake/llm-worker";
 import type { Manifest } from "../manifest/resolve.js";
 import { type RestoredSession, restoreSession } from "../session/restore.js";
 import { sessionConfigFromManifest } from "../session/session-config.js";
-import type { SessionLogOptions } from "../session/session-log.js";
-import { createSession, openSession, sessionsDir } from "../session/sessions.js";
+import { SessionLogError } from "../session/session-log-error.js";
+import { latestOf, matchSession } from "../session/sessions.js";
+import type { SessionStore } from "../session-store/session-store.js";
 import type { LogSource } from "./session-recorder.js";
 
 /**
@@ -26,7 +27,7 @@ export interface OpenedPodSession {
 }
 
 /**
- * Creates or opens the Pod's session log (a new session's file appears with its first entry). An opened log is verified (a broken chain throws, a
+ * Creates or opens the Pod's session log in `store` (a new session appears with its first entry). An opened log is verified (a broken chain throws, a
  * torn last line is dropped with a warning) and restored. A session that was compacted into a
  * newer one is followed there: appending to the old one would fork the conversation. If that
  * newer one is missing (a crash between the two steps of a compaction), the old one continues.
@@ -35,20 +36,22 @@ export async function openPodSession(
   manifest: Manifest,
   cwd: string,
   choice: SessionChoice,
-  options: SessionLogOptions,
+  store: SessionStore,
 ): Promise<OpenedPodSession> {
-  const root = manifest.projectRoot;
   if (choice === "new") {
     const sessionId = newSessionId();
     const config = sessionConfigFromManifest(manifest, cwd);
-    return { sessionId, log: () => createSession(root, { config, sessionId }, options), warnings: [] };
+    return { sessionId, log: () => store.create({ config, sessionId }), warnings: [] };
   }
   const warnings: string[] = [];
-  let opened = await openSession(root, choice, options);
+  const listed = await store.list();
+  const chosen = choice === "latest" ? latestOf(listed) : matchSession(listed, choice, store.location);
+  if (chosen === undefined) throw new SessionLogError("not_found", store.location, "no sessions yet");
+  let opened = await store.open(chosen.id);
   const seen = new Set<string>();
   for (;;) {
-    warnings.push(...opened.contents.warnings);
-    const restored = restoreSession(opened.contents.entries);
+    warnings.push(...opened.warnings);
+    const restored = restoreSession(opened.entries);
     const next = restored.continuedIn;
     seen.add(restored.sessionId);
     if (next === undefined || seen.has(next)) {
@@ -58,17 +61,16 @@ export async function openPodSession(
         warnings.push(
           `session ${restored.sessionId} began with ${was.scheme}/${was.id}; it continues with ${manifest.model.scheme}/${manifest.model.id}`,
         );
-      return { sessionId: restored.sessionId, log: opened.log, restored, warnings };
+      return { sessionId: restored.sessionId, log: opened.writer, restored, warnings };
     }
-    const nextPath = join(sessionsDir(root), `${next}.jsonl`);
-    if (!(await exists(nextPath))) {
+    if (!listed.some((session) => session.id === next)) {
       warnings.push(
         `session ${restored.sessionId} was compacted into ${next}, which does not exist (the Pod stopped mid-compaction): continuing ${restored.sessionId}`,
       );
-      return { sessionId: restored.sessionId, log: opened.log, restored, warnings };
+      return { sessionId: restored.sessionId, log: opened.writer, restored, warnings };
     }
-    await opened.log.close();
-    opened = await openSession(root, next, options);
+    await opened.writer.close();
+    opened = await store.open(next);
   }
 }
 
@@ -83,13 +85,4 @@ function interruptedNotice({ sessionId, openToolCalls }: RestoredSession): strin
       ? "before it finished"
       : `with ${calls} tool call${calls === 1 ? "" : "s"} unanswered (${openToolCalls.map((call) => call.name).join(", ")}): the next prompt tells the model ${calls === 1 ? "it was" : "they were"} interrupted`;
   return `the last run of session ${sessionId} was interrupted (the process crashed or was killed) ${left}`;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -2,6 +2,7 @@ import type { Interceptor, Worker, WorkerResult } from "@yoake/llm-worker";
 import type { Alert } from "../alert.js";
 import type { Segment } from "../file-ref/segments.js";
 import type { LastRun } from "../session/restore.js";
+import type { StoredSessionInfo } from "../session-store/session-store.js";
 import type { CompactionResult } from "./compaction-result.js";
 import type { OpenedPodSession } from "./open-pod-session.js";
 import { type PodSessionContext, SessionCompactor } from "./session-compactor.js";
@@ -44,6 +45,11 @@ export class PodSession {
   /** A restored run stopped before a request: `resume()` sends it. */
   #resumable = false;
   #closed = false;
+
+  /** The sessions of the store this one is kept in, oldest first. */
+  listSessions(): Promise<StoredSessionInfo[]> {
+    return this.#context.sessionStore.list();
+  }
 
   constructor(opened: OpenedPodSession, context: PodSessionContext) {
     this.#context = context;

@@ -24,11 +24,10 @@ import { requestSummary } from "../compaction/summary-request.js";
 import type { Manifest } from "../manifest/resolve.js";
 import type { PodOwnEvent } from "../pod-events.js";
 import type { ScopedFs } from "../scope/scoped-fs.js";
-import { continueInNewSession } from "../session/link.js";
 import { compactionSummaryItem } from "../session/restore.js";
 import { sessionConfigFromManifest } from "../session/session-config.js";
-import { SessionLog, type SessionLogOptions } from "../session/session-log.js";
-import { sessionsDir } from "../session/sessions.js";
+import type { SessionWriter } from "../session/session-writer.js";
+import type { SessionStore } from "../session-store/session-store.js";
 import type { ReadTracker } from "../tools/read-tracker.js";
 import { CompactionError, type CompactionResult } from "./compaction-result.js";
 import type { SessionRecorder } from "./session-recorder.js";
@@ -44,7 +43,8 @@ export interface PodSessionContext {
   /** The Worker's prune interceptor: its prunes are logged, and a compaction resets them. */
   prune: PruneInterceptor;
   compaction: ResolvedCompactionSettings;
-  logOptions: SessionLogOptions;
+  /** Where the session's logs are kept (a compaction starts the next one there). */
+  sessionStore: SessionStore;
   /** The tools as the Worker sends them, for a compaction before the Worker sent any request. */
   toolDefinitions: readonly ToolDefinition[];
   /** Delivers an event to the Pod's listeners. */
@@ -272,20 +272,15 @@ export class SessionCompactor {
    * Ends `previous` with the compaction and starts the linked log. If the new one cannot be made,
    * the old one (closed by then) is opened again so the Pod keeps recording where it was.
    */
-  async #continueLog(previous: SessionLog, summary: string): Promise<SessionLog> {
-    const { manifest, cwd, logOptions } = this.#context;
+  async #continueLog(previous: SessionWriter, summary: string): Promise<SessionWriter> {
+    const { manifest, cwd, sessionStore } = this.#context;
     try {
-      return await continueInNewSession(previous, {
-        dir: sessionsDir(manifest.projectRoot),
-        summary,
-        config: sessionConfigFromManifest(manifest, cwd),
-        options: logOptions,
-      });
+      return await sessionStore.link(previous, summary, sessionConfigFromManifest(manifest, cwd));
     } catch (error) {
       await previous.close().catch(() => undefined);
       try {
-        const reopened = await SessionLog.open(previous.path, logOptions);
-        this.#recorder.switchTo(reopened.log, this.#requireWorker().history.length);
+        const reopened = await sessionStore.open(previous.id);
+        this.#recorder.switchTo(reopened.writer, this.#requireWorker().history.length);
       } catch {
         // The recorder keeps the failed log: the next flush reports it, and the next run stops.
       }

@@ -1,6 +1,6 @@
 import type { Item, Usage, WorkerResult } from "@yoake/llm-worker";
 import { type AppendableEntry, itemEntry } from "../session/entry.js";
-import type { SessionLog } from "../session/session-log.js";
+import type { SessionWriter } from "../session/session-writer.js";
 
 /** Where the recorder reads the history from: the Worker. */
 export interface HistorySource {
@@ -8,7 +8,7 @@ export interface HistorySource {
 }
 
 /** A log that exists, or the way to create it when the first entry comes. */
-export type LogSource = SessionLog | (() => Promise<SessionLog>);
+export type LogSource = SessionWriter | (() => Promise<SessionWriter>);
 
 /**
  * Writes what a Pod does into its session log, in order. Appends start at once, in call order,
@@ -25,7 +25,7 @@ export type LogSource = SessionLog | (() => Promise<SessionLog>);
 export class SessionRecorder {
   #source: LogSource;
   /** The log, once asked for; every append goes through it, so appends keep their call order. */
-  #ready: Promise<SessionLog> | undefined;
+  #ready: Promise<SessionWriter> | undefined;
   #history: HistorySource | undefined;
   /** How many leading history items the log holds. */
   #logged = 0;
@@ -53,7 +53,7 @@ export class SessionRecorder {
   }
 
   /** The log, created if it did not exist yet. */
-  log(): Promise<SessionLog> {
+  log(): Promise<SessionWriter> {
     if (this.#ready === undefined) {
       const source = this.#source;
       this.#ready = typeof source === "function" ? source() : Promise.resolve(source);
@@ -74,7 +74,7 @@ export class SessionRecorder {
    * Continues in another log (a compaction's new session) whose first `alreadyLogged` history items
    * are already represented (the summary, by its `compaction` entry).
    */
-  switchTo(log: SessionLog, alreadyLogged: number): void {
+  switchTo(log: SessionWriter, alreadyLogged: number): void {
     this.#source = log;
     this.#ready = Promise.resolve(log);
     this.#failure = undefined;

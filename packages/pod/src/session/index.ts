@@ -18,8 +18,8 @@ export {
   sessionLinkSchema,
 } from "./entry.js";
 export { itemSchema } from "./item-schema.js";
-export { type ContinuationInput, continueInNewSession } from "./link.js";
-export { readSessionLog, type SessionLogContents, type TornTail } from "./read.js";
+export { type ContinuationInput, continueInNewSession, linkContinuation } from "./link.js";
+export { readSessionLog, type SessionLogContents, type TornTail, verifyLogLine } from "./read.js";
 export { isSecretKey, type Redacted, redactSecrets } from "./redact.js";
 export {
   compactionSummaryItem,
@@ -34,16 +34,23 @@ export {
   type AppendReceipt,
   type Durability,
   type OpenedSessionLog,
+  refuseSessionStart,
   SessionLog,
   type SessionLogOptions,
   type SessionStartInput,
+  sealEntry,
+  sealFirstLines,
 } from "./session-log.js";
 export { SessionLogError, type SessionLogErrorKind } from "./session-log-error.js";
+export type { SessionWriter } from "./session-writer.js";
 export {
   createSession,
+  type DatedSession,
   findSession,
+  latestOf,
   latestSession,
   listSessions,
+  matchSession,
   openSession,
   SESSIONS_DIRECTORY,
   type SessionInfo,

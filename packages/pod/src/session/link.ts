@@ -1,6 +1,7 @@
 import { uuidV7 as newSessionId } from "@yoake/llm-worker";
 import type { AppendableEntry, SessionConfig } from "./entry.js";
-import { SessionLog, type SessionLogOptions } from "./session-log.js";
+import { SessionLog, type SessionLogOptions, type SessionStartInput } from "./session-log.js";
+import type { SessionWriter } from "./session-writer.js";
 
 /** What the new session of a compaction needs. */
 export interface ContinuationInput {
@@ -28,23 +29,35 @@ export async function continueInNewSession(
   previous: SessionLog,
   input: ContinuationInput,
 ): Promise<SessionLog> {
+  return linkContinuation(previous, input.summary, input.config, (start) =>
+    SessionLog.create(input.dir, start, input.options),
+  );
+}
+
+/**
+ * The same link in any store: appends the compaction boundary to `previous`, closes it, and has
+ * `create` start the new session with the boundary and the link (in one atomic step, as
+ * `SessionStartInput.firstEntries` promises).
+ */
+export async function linkContinuation<W extends SessionWriter>(
+  previous: SessionWriter,
+  summary: string,
+  config: SessionConfig,
+  create: (start: SessionStartInput) => Promise<W>,
+): Promise<W> {
   const sessionId = newSessionId();
   const boundary: AppendableEntry = {
     type: "compaction",
-    summary: input.summary,
+    summary,
     sessionId,
     previousSessionId: previous.id,
   };
   const { hash } = await previous.append(boundary);
   await previous.close();
-  return SessionLog.create(
-    input.dir,
-    {
-      sessionId,
-      config: input.config,
-      previous: { sessionId: previous.id, lastHash: hash },
-      firstEntries: [boundary],
-    },
-    input.options,
-  );
+  return create({
+    sessionId,
+    config,
+    previous: { sessionId: previous.id, lastHash: hash },
+    firstEntries: [boundary],
+  });
 }

@@ -54,29 +54,7 @@ export async function readSessionLog(path: string, key: SessionKey): Promise<Ses
   let validBytes = 0;
 
   const scan = await scanLines(path, (bytes, line, offset) => {
-    let json: unknown;
-    try {
-      json = JSON.parse(bytes.toString("utf8"));
-    } catch (error) {
-      throw new SessionLogError(
-        "invalid_json",
-        path,
-        `a complete line that is not JSON (damage, not a torn write): ${(error as Error).message}`,
-        line,
-      );
-    }
-    if (line === 1) checkVersion(json, path);
-    const entry = parseEntry(json, path, line);
-    checkPosition(entry, path, line);
-    if (!verifyLine(key, bytes)) {
-      throw new SessionLogError(
-        "tampered",
-        path,
-        "the line does not verify with this user's session key: it was edited or forged, or the log was written with another user's or machine's key",
-        line,
-      );
-    }
-    checkChain(entry, previousHash, path, line);
+    const entry = verifyLogLine(key, bytes, line, previousHash, path);
     entries.push(entry);
     previousHash = entry.mac;
     validBytes = offset + bytes.length + 1;
@@ -107,6 +85,45 @@ export async function readSessionLog(path: string, key: SessionKey): Promise<Ses
     ...(tornTail === undefined ? {} : { tornTail }),
     warnings,
   };
+}
+
+/**
+ * Verifies one complete line of a log (without its newline) as the `line`-th entry after the entry
+ * whose MAC is `previousHash` ("" before line 1): JSON, a valid entry, `seq` equal to `line`, a MAC
+ * that `key` made, and the chain. Throws the `SessionLogError` naming `where` and the line. Any
+ * store of sealed lines (files, a database) verifies with it, so all are held to the same rules.
+ */
+export function verifyLogLine(
+  key: SessionKey,
+  bytes: Uint8Array,
+  line: number,
+  previousHash: string,
+  where: string,
+): LogEntry {
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+  } catch (error) {
+    throw new SessionLogError(
+      "invalid_json",
+      where,
+      `a complete line that is not JSON (damage, not a torn write): ${(error as Error).message}`,
+      line,
+    );
+  }
+  if (line === 1) checkVersion(json, where);
+  const entry = parseEntry(json, where, line);
+  checkPosition(entry, where, line);
+  if (!verifyLine(key, bytes)) {
+    throw new SessionLogError(
+      "tampered",
+      where,
+      "the line does not verify with this user's session key: it was edited or forged, or the log was written with another user's or machine's key",
+      line,
+    );
+  }
+  checkChain(entry, previousHash, where, line);
+  return entry;
 }
 
 function parseEntry(json: unknown, path: string, line: number): LogEntry {

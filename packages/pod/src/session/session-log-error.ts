@@ -21,6 +21,11 @@ export type SessionLogErrorKind =
   | "not_a_session_log"
   /** Another live process (or another `SessionLog` in this one) is appending to the log. */
   | "locked"
+  /**
+   * A store refused an append because the session's head is no longer the entry this writer
+   * extends: another writer appended first (this one is stale). Nothing was written.
+   */
+  | "conflict"
   /** `create` was given the id of a session that exists. */
   | "already_exists"
   /** A write or flush failed; the log refuses further appends. */

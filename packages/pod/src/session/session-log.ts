@@ -14,6 +14,7 @@ import {
 import { readSessionLog, type SessionLogContents } from "./read.js";
 import { redactSecrets } from "./redact.js";
 import { SessionLogError } from "./session-log-error.js";
+import type { SessionWriter } from "./session-writer.js";
 import { acquireWriterLock, type WriterLock } from "./writer-lock.js";
 
 /**
@@ -76,7 +77,7 @@ const DEFAULT_BATCH_INTERVAL_MS = 200;
  * concurrent appends never interleave. A failed write makes the log refuse every later append
  * (the chain in memory is then ahead of the disk); reopening it recovers.
  */
-export class SessionLog {
+export class SessionLog implements SessionWriter {
   readonly #handle: FileHandle;
   readonly #lock: WriterLock;
   readonly #key: SessionKey;
@@ -127,23 +128,7 @@ export class SessionLog {
     const path = join(dir, `${id}.jsonl`);
     const temporary = join(dir, `.${id}.jsonl.tmp`);
     const now = options.now ?? (() => new Date());
-    const { value: config, dropped } = redactSecrets(start.config);
-    const lines = [
-      serializeEntry(options.key, path, 1, start.previous?.lastHash ?? ZERO_HASH, now(), {
-        type: "session_start",
-        version: SESSION_LOG_VERSION,
-        sessionId: id,
-        config,
-        redacted: dropped,
-        ...(start.previous === undefined ? {} : { previous: start.previous }),
-      }),
-    ];
-    for (const entry of start.firstEntries ?? []) {
-      const last = lines[lines.length - 1] as SerializedLine;
-      lines.push(
-        serializeEntry(options.key, path, lines.length + 1, last.mac, now(), refuseSessionStart(path, entry)),
-      );
-    }
+    const lines = sealFirstLines(options.key, path, id, start, now);
     const last = lines[lines.length - 1] as SerializedLine;
 
     const lock = await acquireWriterLock(path);
@@ -226,7 +211,7 @@ export class SessionLog {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     let line: SerializedLine;
     try {
-      line = serializeEntry(
+      line = sealEntry(
         this.#key,
         this.path,
         this.#seq + 1,
@@ -329,11 +314,40 @@ export class SessionLog {
 type SerializedLine = SealedLine;
 
 /**
+ * The first lines of a new session `id`: its `session_start` (config redacted by `redactSecrets`,
+ * `prev` the previous session's last MAC or the zero hash), then `start.firstEntries`, chained.
+ */
+export function sealFirstLines(
+  key: SessionKey,
+  where: string,
+  id: string,
+  start: SessionStartInput,
+  now: () => Date,
+): SealedLine[] {
+  const { value: config, dropped } = redactSecrets(start.config);
+  const lines = [
+    sealEntry(key, where, 1, start.previous?.lastHash ?? ZERO_HASH, now(), {
+      type: "session_start",
+      version: SESSION_LOG_VERSION,
+      sessionId: id,
+      config,
+      redacted: dropped,
+      ...(start.previous === undefined ? {} : { previous: start.previous }),
+    }),
+  ];
+  for (const entry of start.firstEntries ?? []) {
+    const last = lines[lines.length - 1] as SerializedLine;
+    lines.push(sealEntry(key, where, lines.length + 1, last.mac, now(), refuseSessionStart(where, entry)));
+  }
+  return lines;
+}
+
+/**
  * One line of the log, sealed with its MAC. The body is validated first, so nothing is written that
  * a reader would reject, and written as validated (unknown keys dropped): the bytes the MAC covers
  * are the bytes read back.
  */
-function serializeEntry(
+export function sealEntry(
   key: SessionKey,
   path: string,
   seq: number,
@@ -354,7 +368,7 @@ function serializeEntry(
   return sealLine(key, JSON.stringify({ seq, ts: ts.toISOString(), prev, ...parsed.data }));
 }
 
-function refuseSessionStart(path: string, entry: AppendableEntry): AppendableEntry {
+export function refuseSessionStart(path: string, entry: AppendableEntry): AppendableEntry {
   // The type already forbids it; this guards callers that build entries from untyped data.
   if ((entry as EntryBody).type === "session_start") {
     throw new SessionLogError("invalid_entry", path, "session_start is written by create() only");

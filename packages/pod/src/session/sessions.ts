@@ -103,8 +103,21 @@ export async function listSessions(projectRoot: string): Promise<SessionInfo[]> 
  * rather than silently picking an older session.
  */
 export async function latestSession(projectRoot: string): Promise<SessionInfo | undefined> {
-  const sessions = (await listSessions(projectRoot)).filter((session) => session.started !== "");
-  let latest: SessionInfo | undefined;
+  return latestOf(await listSessions(projectRoot));
+}
+
+/** What `latestOf` and `matchSession` need of a listed session (any store's listing has it). */
+export interface DatedSession {
+  id: string;
+  started: string;
+  lastActivity: string;
+  next?: string;
+}
+
+/** `latestSession`'s choice among listed sessions of any store. */
+export function latestOf<T extends DatedSession>(listed: readonly T[]): T | undefined {
+  const sessions = listed.filter((session) => session.started !== "");
+  let latest: T | undefined;
   for (const session of sessions) {
     if (
       latest === undefined ||
@@ -127,24 +140,34 @@ export async function latestSession(projectRoot: string): Promise<SessionInfo | 
 
 /** The session whose id is `idOrPrefix` or starts with it; throws when none or several match. */
 export async function findSession(projectRoot: string, idOrPrefix: string): Promise<SessionInfo> {
-  const sessions = await listSessions(projectRoot);
+  return matchSession(await listSessions(projectRoot), idOrPrefix, sessionsDir(projectRoot));
+}
+
+/**
+ * `findSession`'s choice among listed sessions of any store; `where` names the store in the
+ * `not_found` / `ambiguous` error.
+ */
+export function matchSession<T extends DatedSession>(
+  sessions: readonly T[],
+  idOrPrefix: string,
+  where: string,
+): T {
   const wanted = idOrPrefix.toLowerCase();
   const exact = sessions.find((session) => session.id === wanted);
   if (exact !== undefined) return exact;
   const matches = sessions.filter((session) => session.id.startsWith(wanted));
-  const dir = sessionsDir(projectRoot);
   if (matches.length === 0) {
-    throw new SessionLogError("not_found", dir, `no session ${JSON.stringify(idOrPrefix)}`);
+    throw new SessionLogError("not_found", where, `no session ${JSON.stringify(idOrPrefix)}`);
   }
   if (matches.length > 1) {
     const ids = matches.map((session) => session.id).join(", ");
     throw new SessionLogError(
       "ambiguous",
-      dir,
+      where,
       `${JSON.stringify(idOrPrefix)} matches ${matches.length} sessions: ${ids}`,
     );
   }
-  return matches[0] as SessionInfo;
+  return matches[0] as T;
 }
 
 /** Opens a session for appending by id or id prefix, or the latest one (`"latest"`). */

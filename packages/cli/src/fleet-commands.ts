@@ -1,0 +1,221 @@
+import path from "node:path";
+import type { Command } from "commander";
+import { InvalidArgumentError } from "commander";
+import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
+import type { CliIO } from "./io.js";
+
+/**
+ * `yoake worker`, `submit`, `runs` and `approve`: runs on a queue in PostgreSQL, executed by any
+ * number of workers (see `packages/fleet/README.md`). `@yoake/fleet` (pg, pg-boss) is loaded only
+ * when one of them runs. Each action reports its exit code through `exit`.
+ */
+export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitCodeValue) => void): void {
+  const db = (value: string | undefined): string => {
+    const url = value ?? io.env.YOAKE_DATABASE_URL;
+    if (url === undefined || url === "")
+      throw new CliError("no database: give --db URL or set YOAKE_DATABASE_URL");
+    return url;
+  };
+  const dbOption = "--db <url>";
+  const dbHelp = "the fleet's PostgreSQL database (default: $YOAKE_DATABASE_URL)";
+
+  program
+    .command("worker")
+    .description("take runs from the queue and execute each in a Pod, until stopped (SIGTERM, Ctrl-C)")
+    .option(dbOption, dbHelp)
+    .option("--concurrency <n>", "runs at once in this process", positiveInteger, 1)
+    .option("--provider-limit <n>", "runs per provider across the fleet at once", positiveInteger, 8)
+    .option(
+      "--lease <seconds>",
+      "how soon another worker may continue a run of a worker that died",
+      positiveInteger,
+      10,
+    )
+    .option(
+      "--job-expire <seconds>",
+      "how long a run may take before the queue hands it to another worker",
+      positiveInteger,
+      900,
+    )
+    .action(async (options: WorkerOptions) => {
+      const { startFleetWorker } = await import("@yoake/fleet");
+      const worker = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
+        startFleetWorker({
+          url: db(options.db),
+          concurrency: options.concurrency,
+          providerLimit: options.providerLimit,
+          leaseMs: options.lease * 1000,
+          env: io.env,
+          log: (line) => io.stderr.write(`yoake worker: ${line}\n`),
+        }),
+      );
+      io.stderr.write(`yoake worker: ${worker.id} takes runs (concurrency ${options.concurrency})\n`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGTERM", resolve);
+        process.once("SIGINT", resolve);
+      });
+      await worker.stop();
+      exit(ExitCode.ok);
+    });
+
+  program
+    .command("submit")
+    .description("queue a run and print its id; --follow prints its log as it is written")
+    .argument("<prompt>", "what the agent is asked")
+    .option(dbOption, dbHelp)
+    .option(
+      "--repo <url>",
+      "the git repository to clone for the run; its branch yoake/<run id> is pushed back",
+    )
+    .option("--ref <ref>", "the branch or tag to start from")
+    .option("--path <dir>", "instead of --repo: a directory every worker reaches at the same path")
+    .option("--model <provider/model>", "the model")
+    .option("--yes", "approve every tool call (else a call that needs approval pauses the run)")
+    .option(
+      "--timeout <seconds>",
+      "how long the run may hold a worker before another takes it over",
+      positiveInteger,
+    )
+    .option("--patch", "keep the changes as a patch in the result instead of pushing a branch")
+    .option("--follow", "print the run's log entries as JSON lines until it ends or pauses")
+    .action(async (prompt: string, options: SubmitOptions) => {
+      const { FleetClient } = await import("@yoake/fleet");
+      const client = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
+        FleetClient.connect(db(options.db)),
+      );
+      try {
+        const id = await client
+          .submit({
+            prompt,
+            ...(options.repo !== undefined && { repo: options.repo }),
+            ...(options.ref !== undefined && { ref: options.ref }),
+            ...(options.path !== undefined && { path: path.resolve(io.cwd, options.path) }),
+            ...(options.model !== undefined && { model: options.model }),
+            ...(options.yes === true && { overrides: { tools: { approve: [] } } }),
+            ...(options.patch === true && { patchOnly: true }),
+            ...(options.timeout !== undefined && { timeoutSeconds: options.timeout }),
+          })
+          .catch((error: unknown) => {
+            throw new CliError((error as Error).message);
+          });
+        io.stdout.write(`${id}\n`);
+        if (options.follow === true) exit(await follow(client, id, options.db ?? "", io, db));
+        else exit(ExitCode.ok);
+      } finally {
+        await client.close();
+      }
+    });
+
+  program
+    .command("runs")
+    .description("list the fleet's runs and their state (the latest 100)")
+    .option(dbOption, dbHelp)
+    .option("--json", "one JSON object per run")
+    .action(async (options: { db?: string; json?: boolean }) => {
+      const { FleetClient } = await import("@yoake/fleet");
+      const client = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
+        FleetClient.connect(db(options.db)),
+      );
+      try {
+        for (const run of await client.runs.list()) {
+          if (options.json === true) {
+            io.stdout.write(`${JSON.stringify(run)}\n`);
+            continue;
+          }
+          const detail =
+            run.state === "paused"
+              ? `waits on ${run.permission?.tool} call ${run.permission?.callId}`
+              : (run.result?.branch ?? run.result?.error ?? "");
+          io.stdout.write(`${run.id}  ${run.state.padEnd(9)} ${run.createdAt.toISOString()}  ${detail}\n`);
+        }
+        exit(ExitCode.ok);
+      } finally {
+        await client.close();
+      }
+    });
+
+  program
+    .command("approve")
+    .description("answer the tool call a paused run waits on; the run is queued again")
+    .argument("<run>", "the run id (or an unambiguous prefix)")
+    .argument("<call>", "the tool call id (yoake runs shows it)")
+    .argument("<decision>", "allow or deny")
+    .option(dbOption, dbHelp)
+    .action(async (run: string, call: string, decision: string, options: { db?: string }) => {
+      if (decision !== "allow" && decision !== "deny")
+        throw new CliError(`decision must be allow or deny, not ${JSON.stringify(decision)}`);
+      const { FleetClient } = await import("@yoake/fleet");
+      const client = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
+        FleetClient.connect(db(options.db)),
+      );
+      try {
+        await client.approve(run, call, decision === "allow").catch((error: unknown) => {
+          throw new CliError((error as Error).message);
+        });
+        exit(ExitCode.ok);
+      } finally {
+        await client.close();
+      }
+    });
+}
+
+interface WorkerOptions {
+  db?: string;
+  concurrency: number;
+  providerLimit: number;
+  lease: number;
+}
+
+interface SubmitOptions {
+  db?: string;
+  repo?: string;
+  ref?: string;
+  path?: string;
+  model?: string;
+  yes?: true;
+  patch?: true;
+  timeout?: number;
+  follow?: true;
+}
+
+type Client = Awaited<ReturnType<typeof import("@yoake/fleet")["FleetClient"]["connect"]>>;
+
+async function follow(
+  client: Client,
+  id: string,
+  dbOption: string,
+  io: CliIO,
+  db: (value: string | undefined) => string,
+): Promise<ExitCodeValue> {
+  const { openFleetStores } = await import("@yoake/fleet");
+  const stores = await openFleetStores(db(dbOption === "" ? undefined : dbOption), { env: io.env });
+  try {
+    const run = await client.follow(id, stores.sessionStore, (entry) => {
+      const { type, ...rest } = entry;
+      io.stdout.write(`${JSON.stringify({ event: type, ...rest })}\n`);
+    });
+    io.stdout.write(
+      `${JSON.stringify({ event: "run", id: run.id, state: run.state, ...run.result, permission: run.permission })}\n`,
+    );
+    return run.state === "finished" || run.state === "paused" ? ExitCode.ok : ExitCode.runFailed;
+  } finally {
+    await stores.close();
+  }
+}
+
+/** Runs `connect`, turning a database that cannot be reached into a one-line error. */
+async function connecting<T>(url: string | undefined, connect: () => Promise<T>): Promise<T> {
+  try {
+    return await connect();
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const { redactUrl } = await import("@yoake/fleet");
+    throw new CliError(`cannot use the database ${redactUrl(url ?? "")}: ${(error as Error).message}`);
+  }
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return n;
+}

@@ -1,0 +1,199 @@
+// The fleet benchmark (not a test): `npm run bench --workspace @yoake/fleet`. Figures go to the
+// package README. Everything real but the model: PostgreSQL in a temp cluster, worker processes,
+// git over file://, the mock provider playing runs of 5 rounds × 3 tool calls.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
+import { Pod, SessionKey } from "@yoake/pod";
+import { testConfig } from "../../pod/test/support/session-test-config.js";
+import { FleetClient, FleetDatabase, PostgresSessionStore } from "../src/index.js";
+import { startPostgres } from "../test/support/postgres-cluster.js";
+
+const ROUNDS = 5;
+const CALLS = 3;
+const RUNS_PER_SETTING = Number(process.env.FLEET_BENCH_RUNS ?? 16);
+
+function scriptModel(provider: MockProvider): void {
+  let ids = 0;
+  provider.setHandler((request) => {
+    const body = request.body as { messages: Array<{ role: string; content: unknown }> };
+    const rounds = body.messages.filter(
+      (m) =>
+        Array.isArray(m.content) &&
+        (m.content as Array<{ type: string }>).some((b) => b.type === "tool_result"),
+    ).length;
+    if (rounds >= ROUNDS) return { blocks: [{ type: "text", text: "done" }] };
+    return {
+      blocks: Array.from({ length: CALLS }, (_, i) => {
+        ids += 1;
+        return {
+          type: "tool_call" as const,
+          id: `toolu_${ids}`,
+          name: "write_file",
+          arguments: { path: `out/r${rounds}-c${i}.txt`, content: `round ${rounds} call ${i}\n` },
+        };
+      }),
+    };
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function appendsPerSecond(url: string, sessions: number): Promise<number> {
+  const database = new FleetDatabase(url);
+  const store = new PostgresSessionStore(database, { key: SessionKey.fromBytes(new Uint8Array(32)) });
+  const perSession = 400;
+  const writers = await Promise.all(
+    Array.from({ length: sessions }, () => store.create({ config: testConfig("/p") })),
+  );
+  const started = performance.now();
+  await Promise.all(
+    writers.map(async (writer) => {
+      for (let i = 0; i < perSession; i += 1)
+        await writer.append({ type: "alert", level: "info", message: `entry ${i}` });
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  for (const writer of writers) await writer.close();
+  await store.close();
+  return (sessions * perSession) / seconds;
+}
+
+async function main(): Promise<void> {
+  const cluster = await startPostgres();
+  const provider = await startMockProvider();
+  scriptModel(provider);
+  const scratch = await mkdtemp(path.join(tmpdir(), "yoake-fleet-bench-"));
+  const origin = path.join(scratch, "origin.git");
+  const seed = path.join(scratch, "seed");
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd, stdio: "pipe" });
+  git(scratch, "init", "--quiet", "--bare", "--initial-branch=main", origin);
+  git(scratch, "clone", "--quiet", `file://${origin}`, seed);
+  execFileSync("sh", ["-c", "echo '# bench' > README.md"], { cwd: seed });
+  git(seed, "add", ".");
+  git(seed, "commit", "--quiet", "-m", "seed");
+  git(seed, "push", "--quiet", "origin", "HEAD:main");
+  const env = {
+    ...process.env,
+    HOME: path.join(scratch, "home"),
+    XDG_CONFIG_HOME: path.join(scratch, "home", "config"),
+    XDG_STATE_HOME: path.join(scratch, "home", "state"),
+    ANTHROPIC_API_KEY: "bench-key",
+    ANTHROPIC_BASE_URL: provider.baseURLFor("anthropic"),
+  };
+  const lines: string[] = [];
+  try {
+    // The same run in a local Pod, on a clone that exists already (files on local disk).
+    const localDir = path.join(scratch, "local");
+    git(scratch, "clone", "--quiet", `file://${origin}`, localDir);
+    const localTimes: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const started = performance.now();
+      const pod = await Pod.create({ cwd: localDir, env, overrides: { tools: { approve: [] } } });
+      const result = await pod.run("write the files");
+      await pod.close();
+      if (result.status !== "finished") throw new Error(`local run ${result.status}`);
+      localTimes.push(performance.now() - started);
+    }
+    const localMs = percentile(localTimes, 50);
+    lines.push(`local Pod, one run (${ROUNDS} rounds × ${CALLS} calls): p50 ${localMs.toFixed(0)} ms`);
+
+    let oneWorkerPerRunMs = Number.NaN;
+    for (const workers of [1, 2, 4]) {
+      const url = await cluster.createDatabase(`bench_${workers}`);
+      const client = await FleetClient.connect(url);
+      const children = Array.from({ length: workers }, () =>
+        spawn(
+          process.execPath,
+          [
+            "--conditions=@yoake/source",
+            "--import",
+            "tsx",
+            fileURLToPath(new URL("./worker-main.ts", import.meta.url)),
+            url,
+            "1",
+          ],
+          { env, stdio: ["ignore", "pipe", "inherit"] },
+        ),
+      );
+      await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<void>((resolve) =>
+              createInterface({ input: child.stdout }).once("line", () => resolve()),
+            ),
+        ),
+      );
+      const started = performance.now();
+      const ids: string[] = [];
+      for (let i = 0; i < RUNS_PER_SETTING; i += 1)
+        ids.push(
+          await client.submit({
+            repo: `file://${origin}`,
+            prompt: "write the files",
+            overrides: { tools: { approve: [] } },
+          }),
+        );
+      for (;;) {
+        const { rows } = await client.database.pool.query<{ n: string }>(
+          "SELECT count(*) AS n FROM yoake_runs WHERE state IN ('finished', 'failed')",
+        );
+        if (Number(rows[0]?.n) >= ids.length) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const { rows: failed } = await client.database.pool.query(
+        "SELECT id FROM yoake_runs WHERE state <> 'finished'",
+      );
+      // Latency on an idle fleet: one run at a time, submit → its session_start stored.
+      const firstMs: number[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        const id = await client.submit({
+          repo: `file://${origin}`,
+          prompt: "write the files",
+          overrides: { tools: { approve: [] } },
+        });
+        for (;;) {
+          const run = await client.runs.get(id);
+          if (run?.state === "finished" || run?.state === "failed") break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const { rows } = await client.database.pool.query<{ ms: number }>(
+          `SELECT extract(epoch FROM (e.line::jsonb->>'ts')::timestamptz - r.created_at) * 1000 AS ms
+             FROM yoake_runs r JOIN yoake_session_entries e ON e.session = r.session_id AND e.seq = 1 WHERE r.id = $1`,
+          [id],
+        );
+        firstMs.push(Number(rows[0]?.ms));
+      }
+      lines.push(
+        `${workers} worker${workers === 1 ? "" : "s"}: ${(ids.length / seconds).toFixed(2)} runs/s (${ids.length} runs at once, ${failed.length} not finished); idle submit → first event p50 ${percentile(firstMs, 50).toFixed(0)} ms, p99 ${percentile(firstMs, 99).toFixed(0)} ms`,
+      );
+      if (workers === 1) oneWorkerPerRunMs = (seconds * 1000) / ids.length;
+      for (const child of children) child.kill("SIGTERM");
+      await client.close();
+    }
+    lines.push(
+      `fleet cost per run (1 worker, clone + push included) / local Pod: ${(oneWorkerPerRunMs / localMs).toFixed(2)}× (${oneWorkerPerRunMs.toFixed(0)} ms vs ${localMs.toFixed(0)} ms)`,
+    );
+    const appendsUrl = await cluster.createDatabase("bench_appends");
+    for (const sessions of [1, 8])
+      lines.push(
+        `PostgreSQL session store: ${(await appendsPerSecond(appendsUrl, sessions)).toFixed(0)} appends/s with ${sessions} concurrent session${sessions === 1 ? "" : "s"}`,
+      );
+  } finally {
+    await provider.close();
+    await cluster.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+  console.log(lines.join("\n"));
+}
+
+await main();

@@ -1,0 +1,103 @@
+import pg from "pg";
+import { MIGRATIONS } from "./migrations.js";
+
+/** Any one lock id of our own: migrations of concurrent first users wait for each other on it. */
+const MIGRATION_LOCK = 0x79_6f_61_6b;
+
+/**
+ * A connection pool to the fleet's PostgreSQL database, whose schema is created and migrated on
+ * first use (`ready`): numbered steps (`MIGRATIONS`), recorded in `yoake_schema_versions`, applied in
+ * one transaction under an advisory lock, so many workers starting at once migrate once. A database
+ * migrated by a newer yoake is refused rather than written with an older idea of its schema.
+ */
+export class FleetDatabase {
+  readonly pool: pg.Pool;
+  #ready: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(
+    /** `postgres://user@host:port/db`. */
+    readonly url: string,
+    options: { maxConnections?: number } = {},
+  ) {
+    this.pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
+    this.pool.on("error", () => undefined);
+  }
+
+  /** Resolves once the schema is current (migrating it the first time). */
+  ready(): Promise<void> {
+    this.#ready ??= this.#migrate().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  /** The schema version of the database (0: none yet). */
+  async schemaVersion(): Promise<number> {
+    const { rows } = await this.pool.query<{ version: number | null }>(
+      "SELECT max(version) AS version FROM yoake_schema_versions",
+    );
+    return rows[0]?.version ?? 0;
+  }
+
+  /** Ends the pool; a second call does nothing (several stores may share one database). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.pool.end();
+  }
+
+  /**
+   * Runs `body` in one transaction on one connection: committed when it resolves, rolled back when
+   * it throws (and the error rethrown).
+   */
+  async transaction<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await body(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  #migrate(): Promise<void> {
+    return this.transaction(async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      await client.query(
+        "CREATE TABLE IF NOT EXISTS yoake_schema_versions (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+      );
+      const { rows } = await client.query<{ version: number | null }>(
+        "SELECT max(version) AS version FROM yoake_schema_versions",
+      );
+      const current = rows[0]?.version ?? 0;
+      if (current > MIGRATIONS.length) {
+        throw new Error(
+          `the database ${redactUrl(this.url)} has schema version ${current}, newer than this yoake knows (${MIGRATIONS.length}): upgrade yoake`,
+        );
+      }
+      for (let version = current + 1; version <= MIGRATIONS.length; version += 1) {
+        await client.query(MIGRATIONS[version - 1] as string);
+        await client.query("INSERT INTO yoake_schema_versions (version) VALUES ($1)", [version]);
+      }
+    });
+  }
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(an invalid database URL)";
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The fleet's schema, as numbered steps. A step is never edited once released: a change is a new
+ * step, so every database reaches the same schema whatever version it started from.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: sessions (a head pointer per session, the lease of its one writer) and their sealed lines.
+  `CREATE TABLE yoake_sessions (
+     id text PRIMARY KEY,
+     project text NOT NULL,
+     started text NOT NULL,
+     previous text,
+     next text,
+     first_user_text text,
+     head_seq integer NOT NULL,
+     head_mac text NOT NULL,
+     last_activity text NOT NULL,
+     lease_owner text,
+     lease_expires timestamptz
+   );
+   CREATE TABLE yoake_session_entries (
+     session text NOT NULL REFERENCES yoake_sessions (id),
+     seq integer NOT NULL,
+     prev text NOT NULL,
+     mac text NOT NULL,
+     type text NOT NULL,
+     line text NOT NULL,
+     PRIMARY KEY (session, seq)
+   );
+   CREATE INDEX yoake_sessions_previous ON yoake_sessions (previous);
+   CREATE INDEX yoake_sessions_project ON yoake_sessions (project, started);`,
+  // 2: tool-output blobs.
+  `CREATE TABLE yoake_blobs (
+     id uuid PRIMARY KEY,
+     kind text NOT NULL CHECK (kind IN ('text', 'structured')),
+     body text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now()
+   );`,
+  // 3: runs of the queue, and a notification per stored session entry so followers wake up.
+  `CREATE TABLE yoake_runs (
+     id uuid PRIMARY KEY,
+     state text NOT NULL CHECK (state IN ('queued', 'running', 'paused', 'finished', 'failed', 'cancelled')),
+     spec jsonb NOT NULL,
+     session_id text,
+     worker text,
+     attempts integer NOT NULL DEFAULT 0,
+     permission jsonb,
+     decision jsonb,
+     result jsonb,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     updated_at timestamptz NOT NULL DEFAULT now()
+   );
+   CREATE INDEX yoake_runs_created ON yoake_runs (created_at);
+   CREATE FUNCTION yoake_notify_entry() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM pg_notify('yoake_session_entries', NEW.session);
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER yoake_session_entries_notify AFTER INSERT ON yoake_session_entries
+     FOR EACH ROW EXECUTE FUNCTION yoake_notify_entry();`,
+];

@@ -1,0 +1,61 @@
+import PgBoss from "pg-boss";
+
+/** The pg-boss queue that carries run ids to workers. */
+export const RUN_QUEUE = "yoake-runs";
+
+/** One job: a run to start or to continue (after an approval, a crash, a provider's limit). */
+export interface RunJob {
+  runId: string;
+}
+
+/** How long a run may hold a worker by default (`RunSpec.timeoutSeconds`). */
+export const DEFAULT_RUN_TIMEOUT_SECONDS = 15 * 60;
+
+/**
+ * The queue on the fleet's database (pg-boss keeps its own tables in the `pgboss` schema). A job
+ * that fails or expires is retried, so a run whose worker died is taken up by another.
+ */
+export class RunQueue {
+  readonly boss: PgBoss;
+
+  private constructor(boss: PgBoss) {
+    this.boss = boss;
+  }
+
+  static async open(url: string, options: { supervise?: boolean } = {}): Promise<RunQueue> {
+    const boss = new PgBoss({
+      connectionString: url,
+      max: 4,
+      // Only workers supervise (expire lost jobs); a submitting command need not.
+      supervise: options.supervise ?? false,
+      schedule: false,
+      maintenanceIntervalSeconds: 2,
+      monitorStateIntervalSeconds: 60,
+    });
+    boss.on("error", () => undefined);
+    await boss.start();
+    await boss.createQueue(RUN_QUEUE).catch((error: unknown) => {
+      // Two processes creating it at once: the second finds it there.
+      if (!/already exists|duplicate key/i.test((error as Error).message)) throw error;
+    });
+    return new RunQueue(boss);
+  }
+
+  /**
+   * Queues `runId`, at once or after `delaySeconds`. A worker holding it longer than
+   * `timeoutSeconds` counts as lost (a killed worker never completes its job): pg-boss then hands
+   * the run to another worker.
+   */
+  async send(runId: string, timeoutSeconds = DEFAULT_RUN_TIMEOUT_SECONDS, delaySeconds = 0): Promise<void> {
+    await this.boss.send(RUN_QUEUE, { runId } satisfies RunJob, {
+      retryLimit: 5,
+      retryDelay: 1,
+      expireInSeconds: timeoutSeconds,
+      ...(delaySeconds > 0 && { startAfter: delaySeconds }),
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.boss.stop({ graceful: false, wait: true, close: true });
+  }
+}

@@ -1,0 +1,172 @@
+import type { Usage } from "@yoake/llm-worker";
+import type pg from "pg";
+
+/** What a run does, as submitted. */
+export interface RunSpec {
+  /** A git repository URL cloned into a scratch directory per run (file://, https://, ...). */
+  repo?: string;
+  /** The branch, tag or commit to check out; default the repository's default branch. */
+  ref?: string;
+  /** Instead of `repo`: a directory every worker reaches at the same path (shared storage). */
+  path?: string;
+  prompt: string;
+  /** `provider/model`, as `--model`; default the manifest's. */
+  model?: string;
+  /** Manifest layers on top of the project's (`[limits]`, `[tools]`, ...), as a Pod's `overrides`. */
+  overrides?: Record<string, unknown>;
+  /**
+   * How long the run may hold a worker before the queue counts that worker as lost and hands the
+   * run to another (default 15 min). Keep it above the longest run.
+   */
+  timeoutSeconds?: number;
+  /** Keep the changes as a patch in the run's result instead of pushing a branch. */
+  patchOnly?: boolean;
+}
+
+/** Where a run is. `paused`: it waits for `approve`; no worker holds it. */
+export type RunState = "queued" | "running" | "paused" | "finished" | "failed" | "cancelled";
+
+/** How a run ended. */
+export interface RunOutcome {
+  status: "finished" | "failed" | "cancelled";
+  answer?: string;
+  error?: string;
+  usage?: Usage;
+  /** `yoake/<run id>`, pushed to the repository, when the run changed files. */
+  branch?: string;
+  /** The changes as a `git diff` when the run asked for a patch. */
+  patch?: string;
+}
+
+/** The tool call a paused run waits on. */
+export interface PendingPermission {
+  callId: string;
+  tool: string;
+  summary?: string;
+}
+
+export interface RunRecord {
+  id: string;
+  state: RunState;
+  spec: RunSpec;
+  sessionId?: string;
+  worker?: string;
+  attempts: number;
+  permission?: PendingPermission;
+  decision?: { callId: string; allow: boolean };
+  result?: RunOutcome;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface RunRow {
+  id: string;
+  state: RunState;
+  spec: RunSpec;
+  session_id: string | null;
+  worker: string | null;
+  attempts: number;
+  permission: PendingPermission | null;
+  decision: { callId: string; allow: boolean } | null;
+  result: RunOutcome | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function fromRow(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    state: row.state,
+    spec: row.spec,
+    ...(row.session_id !== null && { sessionId: row.session_id }),
+    ...(row.worker !== null && { worker: row.worker }),
+    attempts: row.attempts,
+    ...(row.permission !== null && { permission: row.permission }),
+    ...(row.decision !== null && { decision: row.decision }),
+    ...(row.result !== null && { result: row.result }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The runs table (`yoake_runs`). */
+export class RunTable {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insert(id: string, spec: RunSpec): Promise<void> {
+    await this.pool.query("INSERT INTO yoake_runs (id, state, spec) VALUES ($1, 'queued', $2)", [id, spec]);
+  }
+
+  async get(id: string): Promise<RunRecord | undefined> {
+    const { rows } = await this.pool.query<RunRow>("SELECT * FROM yoake_runs WHERE id::text = $1", [id]);
+    return rows[0] === undefined ? undefined : fromRow(rows[0]);
+  }
+
+  /** The run whose id is `idOrPrefix` or starts with it, if exactly one. */
+  async find(idOrPrefix: string): Promise<RunRecord[]> {
+    const { rows } = await this.pool.query<RunRow>(
+      "SELECT * FROM yoake_runs WHERE id::text LIKE $1 ORDER BY created_at LIMIT 2",
+      [`${idOrPrefix.toLowerCase().replaceAll(/[%_\\]/g, "")}%`],
+    );
+    return rows.map(fromRow);
+  }
+
+  async list(limit = 100): Promise<RunRecord[]> {
+    const { rows } = await this.pool.query<RunRow>(
+      "SELECT * FROM (SELECT * FROM yoake_runs ORDER BY created_at DESC LIMIT $1) recent ORDER BY created_at",
+      [limit],
+    );
+    return rows.map(fromRow);
+  }
+
+  /** A worker took the run; returns false when it is not in a state to be taken (finished, paused). */
+  async claim(id: string, worker: string): Promise<RunRecord | undefined> {
+    const { rows } = await this.pool.query<RunRow>(
+      `UPDATE yoake_runs SET state = 'running', worker = $2, attempts = attempts + 1, updated_at = now()
+        WHERE id = $1 AND state IN ('queued', 'running') RETURNING *`,
+      [id, worker],
+    );
+    return rows[0] === undefined ? undefined : fromRow(rows[0]);
+  }
+
+  async setSession(id: string, sessionId: string): Promise<void> {
+    await this.pool.query("UPDATE yoake_runs SET session_id = $2, updated_at = now() WHERE id = $1", [
+      id,
+      sessionId,
+    ]);
+  }
+
+  async pause(id: string, permission: PendingPermission): Promise<void> {
+    await this.pool.query(
+      "UPDATE yoake_runs SET state = 'paused', permission = $2, decision = NULL, worker = NULL, updated_at = now() WHERE id = $1",
+      [id, permission],
+    );
+  }
+
+  /** Records the answer to a paused run's request; false when the run is not waiting on `callId`. */
+  async decide(id: string, callId: string, allow: boolean): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE yoake_runs SET state = 'queued', decision = $3, permission = NULL, updated_at = now()
+        WHERE id = $1 AND state = 'paused' AND permission->>'callId' = $2`,
+      [id, callId, { callId, allow }],
+    );
+    return rowCount === 1;
+  }
+
+  /** Back to the queue (a provider's limit): any worker takes it up later. */
+  async requeue(id: string): Promise<void> {
+    await this.pool.query(
+      "UPDATE yoake_runs SET state = 'queued', worker = NULL, updated_at = now() WHERE id = $1",
+      [id],
+    );
+  }
+
+  /** Stores how the run ended; `worker` keeps naming the worker that ended it. */
+  async finish(id: string, outcome: RunOutcome): Promise<void> {
+    await this.pool.query("UPDATE yoake_runs SET state = $2, result = $3, updated_at = now() WHERE id = $1", [
+      id,
+      outcome.status,
+      outcome,
+    ]);
+  }
+}

@@ -1,0 +1,111 @@
+import type { ManifestLayerInput, PodRunResult } from "@yoake/pod";
+import { Pod } from "@yoake/pod";
+import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
+import type { RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
+import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
+import { prepareWorkspace } from "./workspace.js";
+
+const RATE_LIMIT_DELAY_SECONDS = 10;
+
+/** What executing a run came to: an end, a pause for approval, or a provider's limit to wait out. */
+export type Execution =
+  | { kind: "ended"; outcome: RunOutcome }
+  | { kind: "paused" }
+  | { kind: "rate_limited"; retryAfterSeconds: number };
+
+export interface ExecutorContext {
+  runs: RunTable;
+  sessions: PostgresSessionStore;
+  blobs: PostgresBlobStore;
+  /** The environment of the Pods (API keys, base URLs, the session key's location). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Runs (or continues) one run in a Pod whose session and blobs are in the database. A run that has
+ * a session already continues it from the store: after an approval the paused call asks again and
+ * gets the stored answer; after a crashed worker the restored Pod answers the unanswered calls as
+ * interrupted and goes on, so no call recorded as done runs again.
+ */
+export async function executeRun(run: RunRecord, context: ExecutorContext): Promise<Execution> {
+  const workspace = await prepareWorkspace(run.spec);
+  try {
+    const overrides: ManifestLayerInput = {
+      ...(run.spec.overrides as ManifestLayerInput | undefined),
+      ...(run.spec.model !== undefined && { model: { ref: run.spec.model } }),
+    };
+    const pod = await Pod.create({
+      cwd: workspace.dir,
+      env: context.env,
+      overrides,
+      sessionStore: context.sessions,
+      blobStore: context.blobs,
+      session: run.sessionId ?? "new",
+    });
+    try {
+      if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId);
+      let result = await start(pod, run);
+      while (result.permissionRequest !== undefined) {
+        const request = result.permissionRequest;
+        if (run.decision?.callId !== request.callId) {
+          await context.runs.pause(run.id, {
+            callId: request.callId,
+            tool: request.tool,
+            ...(request.preview?.ok === true && { summary: request.preview.diff.slice(0, 4000) }),
+          });
+          return { kind: "paused" };
+        }
+        result = await pod.respond(
+          request.id,
+          run.decision.allow ? "allow_once" : { deny: "denied by the approver" },
+        );
+      }
+      const retryAfter = rateLimitDelay(result);
+      if (retryAfter !== undefined) return { kind: "rate_limited", retryAfterSeconds: retryAfter };
+      const delivered = result.status === "finished" ? await workspace.deliver(run.id) : {};
+      return { kind: "ended", outcome: { ...outcomeOf(result), ...delivered } };
+    } finally {
+      await pod.close();
+    }
+  } finally {
+    await workspace.dispose();
+  }
+}
+
+/** A new run sends its prompt; a continued one resumes where its log stopped. */
+async function start(pod: Pod, run: RunRecord): Promise<PodRunResult> {
+  if (pod.restored === undefined) return pod.run(run.spec.prompt);
+  try {
+    return await pod.resume();
+  } catch (error) {
+    // The log ended with a finished run (the worker died before storing its result): nothing is left to run.
+    const last = [...pod.history]
+      .reverse()
+      .find((item) => item.type === "message" && item.role === "assistant");
+    if (/no paused run/.test((error as Error).message) && last?.type === "message")
+      return { status: "finished", text: last.text, usage: {}, turns: 0 } as unknown as PodRunResult;
+    throw error;
+  }
+}
+
+function outcomeOf(result: PodRunResult): RunOutcome {
+  switch (result.status) {
+    case "finished":
+      return { status: "finished", answer: result.text, usage: result.usage };
+    case "failed":
+      return { status: "failed", error: result.error.message, usage: result.usage };
+    case "cancelled":
+      return { status: "cancelled", error: result.reason, usage: result.usage };
+    case "paused":
+      return { status: "failed", error: `paused by ${result.by}: ${result.reason}`, usage: result.usage };
+  }
+}
+
+/** A run that failed on the provider's rate limit, and the provider's `retry-after`, in seconds. */
+function rateLimitDelay(result: PodRunResult): number | undefined {
+  if (result.status !== "failed" || result.error.kind !== "llm") return undefined;
+  if (result.error.error.status !== 429) return undefined;
+  // The client has already waited out the provider's retry-after on its own retries; the run now
+  // goes back to the queue instead of holding a worker.
+  return RATE_LIMIT_DELAY_SECONDS;
+}
