@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { EFFORT_LEVELS, type EffortLevel } from "@yoake/pod";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { runAcp } from "./acp/main.js";
 import { type AgentCommandOptions, agentCommand } from "./agent-command.js";
@@ -74,6 +75,9 @@ function buildProgram(io: CliIO, actions: Actions): Command {
       "the model, e.g. anthropic/claude-sonnet-4-5, openai/gpt-5, ollama/qwen3",
     )
     .option("--max-turns <n>", "most model requests in one run", positiveInteger)
+    .addOption(
+      new Option("--effort <level>", "how hard the model thinks, mapped per provider").choices(EFFORT_LEVELS),
+    )
     .option("--allow <path>", "let the agent read <path> too (repeatable)", collect)
     .option("--allow-write <path>", "let the agent write <path> too (repeatable)", collect)
     .option("--deny <path>", "keep the agent from reading or writing <path> (repeatable)", collect)
@@ -125,6 +129,7 @@ interface RawAgentOptions {
   outputFormat: AgentCommandOptions["outputFormat"];
   model?: string;
   maxTurns?: number;
+  effort?: EffortLevel;
   allow?: string[];
   allowWrite?: string[];
   deny?: string[];

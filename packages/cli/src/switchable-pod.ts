@@ -1,4 +1,4 @@
-import type { PermissionDecision, Pod, PodEvent, PodOptions, Segment } from "@yoake/pod";
+import type { EffortLevel, PermissionDecision, Pod, PodEvent, PodOptions, Segment } from "@yoake/pod";
 import type { PodLike } from "./tui/pod-like.js";
 
 /**
@@ -27,6 +27,9 @@ export class SwitchablePod implements PodLike {
   }
   get restored() {
     return this.pod.restored;
+  }
+  get plan() {
+    return this.pod.plan;
   }
   get pendingPermission() {
     return this.pod.pendingPermission;
@@ -66,6 +69,17 @@ export class SwitchablePod implements PodLike {
 
   resumeSession(id: string): Promise<void> {
     return this.reopen({ ...this.options, session: id });
+  }
+
+  /** The same session, reopened with another effort level (the change is logged as an alert). */
+  setEffort(level: EffortLevel): Promise<void> {
+    const overrides = {
+      ...this.options.overrides,
+      generation: { ...this.options.overrides?.generation, effort: level },
+    };
+    // Before the first message the session has no log yet: there is nothing to continue.
+    const session = this.pod.history.length === 0 ? "new" : this.pod.sessionId;
+    return this.reopen({ ...this.options, overrides, session });
   }
 
   setModel(ref: string): Promise<void> {

@@ -4,6 +4,8 @@ export type { DiffPreview, PermissionDecision, PermissionRequest } from "./appro
 export type { CompactionSettings } from "./compaction/compaction-settings.js";
 export { COMPACTION_INSTRUCTION, SUMMARY_HEADING } from "./compaction/summary-prompt.js";
 export { podDataDir } from "./data-dir.js";
+/** `--effort` / `/effort`: the levels, and what each becomes per scheme. */
+export { EFFORT_LEVELS, type EffortLevel, isEffortLevel, reasoningForEffort } from "./effort/effort.js";
 export {
   type FileRefFailure,
   type FileRefResolution,
@@ -58,6 +60,8 @@ export {
 } from "./manifest/schema.js";
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
 export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
+/** The model's plan (`todo_write`): its shape, and the plain-text form the model and a terminal read. */
+export { formatPlan, type Plan, type PlanItem, type PlanStatus } from "./plan/plan.js";
 export { Pod, type PodOptions, type PodRunResult } from "./pod.js";
 export { clientForModel } from "./pod-client.js";
 export type { PodEvent, PodEventOf, PodEventType, PodOwnEvent } from "./pod-events.js";

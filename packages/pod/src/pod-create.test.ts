@@ -11,7 +11,7 @@ import { answer, toolCall, usePodTestbed } from "./pod-test-kit.js";
 const bed = usePodTestbed();
 
 describe("Pod.create", () => {
-  it("sends the manifest's prompt with AGENTS.md, and the file tools the manifest leaves enabled", async () => {
+  it("sends the manifest's prompt with AGENTS.md, and the tools the manifest leaves enabled", async () => {
     const { createPod, mock, put } = bed();
     put("AGENTS.md", "Run npm test before you say done.\n");
     mock.enqueue(answer("hi"));
@@ -29,6 +29,7 @@ describe("Pod.create", () => {
       "glob",
       "inspect",
       "read_file",
+      "todo_write",
       "write_file",
     ]);
   });

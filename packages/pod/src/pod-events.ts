@@ -8,6 +8,7 @@ import {
 } from "@yoake/llm-worker";
 import type { Alert } from "./alert.js";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";
+import type { Plan } from "./plan/plan.js";
 
 /** The Pod's own events, beside its Worker's. Plain data: the protocol broadcasts them as they are. */
 export type PodOwnEvent =
@@ -35,7 +36,9 @@ export type PodOwnEvent =
       auto: boolean;
       sessionId: string;
       previousSessionId: string;
-    };
+    }
+  /** The model wrote its plan (`todo_write`): the whole plan as kept. */
+  | { type: "plan_changed"; plan: Plan };
 
 /** Everything a Pod tells its clients: its Worker's events and its own, in the order they happen. */
 export type PodEvent = WorkerEvent | PodOwnEvent;

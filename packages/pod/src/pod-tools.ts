@@ -1,16 +1,30 @@
 import type { Tool } from "@yoake/llm-worker";
 import type { Manifest } from "./manifest/resolve.js";
+import type { PlanBook } from "./plan/plan.js";
+import { createTodoWriteTool } from "./plan/todo-write-tool.js";
 import type { ScopedFs } from "./scope/scoped-fs.js";
 import { createFileTools } from "./tools/index.js";
 import type { ReadTracker } from "./tools/read-tracker.js";
 
+/** The Pod's own state some tools work on. */
+export interface PodToolState {
+  /** The model's plan, which `todo_write` writes. */
+  plan: PlanBook;
+}
+
 /**
- * The file tools the manifest offers the model: all of them but `tools.disable`, capped at
- * `limits.tool_output_bytes`, sharing the session's `tracker`.
+ * The tools the manifest offers the model: the file tools (capped at `limits.tool_output_bytes`,
+ * sharing the session's `tracker`) and the Pod's own (`todo_write`), all but `tools.disable`.
  */
-export function podTools(fs: ScopedFs, manifest: Manifest, tracker: ReadTracker): Tool[] {
+export function podTools(
+  fs: ScopedFs,
+  manifest: Manifest,
+  tracker: ReadTracker,
+  state: PodToolState,
+): Tool[] {
   const disabled = new Set(manifest.tools.disable);
-  return createFileTools(fs, { tracker, maxBytes: manifest.limits.toolOutputBytes }).filter(
-    (tool) => !disabled.has(tool.name),
-  );
+  return [
+    ...createFileTools(fs, { tracker, maxBytes: manifest.limits.toolOutputBytes }),
+    createTodoWriteTool(state.plan),
+  ].filter((tool) => !disabled.has(tool.name));
 }

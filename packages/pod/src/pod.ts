@@ -31,6 +31,8 @@ import type { Manifest } from "./manifest/resolve.js";
 import type { ManifestLayerInput } from "./manifest/schema.js";
 import type { McpServerStatus } from "./mcp/mcp-server-status.js";
 import { McpSupervisor } from "./mcp/mcp-supervisor.js";
+import { type Plan, PlanBook } from "./plan/plan.js";
+import { planInterceptor } from "./plan/plan-interceptor.js";
 import { clientForModel } from "./pod-client.js";
 import { type PodEvent, PodEventHub, type PodEventOf, type PodEventType } from "./pod-events.js";
 import { POD_INTERCEPTOR_NAME, podInterceptor } from "./pod-interceptor.js";
@@ -111,6 +113,7 @@ export class Pod {
     private readonly session: PodSession,
     /** The manifest's `[[mcp]]` servers, whose tools it adds to the Worker. */
     private readonly mcp: McpSupervisor,
+    private readonly planBook: PlanBook,
   ) {}
 
   /** Loads the manifest cascade from `cwd` and builds the Pod it describes. */
@@ -136,7 +139,6 @@ export class Pod {
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
-    const tools = [...podTools(fs, manifest, state.readTracker), ...(options.tools ?? [])];
     const blobStore = new FsBlobStore(path.join(dataDir, "blobs"));
     // The user's key, kept outside the project, seals and verifies every line of the session log.
     const logOptions: SessionLogOptions = {
@@ -145,6 +147,8 @@ export class Pod {
     };
     // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
     const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", logOptions);
+    const plan = new PlanBook(opened.restored?.plan);
+    const tools = [...podTools(fs, manifest, state.readTracker, { plan }), ...(options.tools ?? [])];
     const prune = pruneInterceptor({ prunedCallIds: opened.restored?.prunedCallIds ?? [] });
     const session = new PodSession(opened, {
       manifest,
@@ -158,6 +162,7 @@ export class Pod {
       // As the Worker lists them (inspect first): what a compaction sends before any request did.
       toolDefinitions: [createInspectTool(blobStore), ...tools].map((t) => toolDefinition(t)),
       emit: (event) => hub?.emit(event),
+      plan,
     });
     const worker = new Worker({
       client,
@@ -170,6 +175,7 @@ export class Pod {
         prune,
         session.afterPrune,
         podInterceptor(state),
+        planInterceptor(plan),
         state.approvals.verdictInterceptor(),
       ],
       hooks,
@@ -183,6 +189,7 @@ export class Pod {
     hub = new PodEventHub(worker);
     session.attach(worker);
     hub.on("alert", (alert) => session.recordAlert(alert));
+    plan.onChange((current) => hub?.emit({ type: "plan_changed", plan: current }));
     // Last, once alerts have somewhere to go; waits at most MCP_STARTUP_WAIT_MS for slow servers.
     const mcp = new McpSupervisor(manifest.mcp, {
       tools: worker,
@@ -190,7 +197,7 @@ export class Pod {
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     await mcp.start();
-    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp);
+    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp, plan);
   }
 
   get history(): readonly Item[] {
@@ -219,6 +226,11 @@ export class Pod {
   /** The sessions of this Pod's project, oldest first. */
   listSessions(): Promise<SessionInfo[]> {
     return listSessions(this.manifest.projectRoot);
+  }
+
+  /** The model's latest plan (`todo_write`), restored with the session; a `plan_changed` event follows each new one. */
+  get plan(): Plan | undefined {
+    return this.planBook.current;
   }
 
   /** The request a paused run waits on, if any. */

@@ -1,4 +1,5 @@
 import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
+import { type EffortLevel, reasoningForEffort } from "../effort/effort.js";
 import type { Scope } from "../scope/rules.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
 import { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TURNS } from "./defaults.js";
@@ -32,6 +33,11 @@ export interface GenerationSettings {
   temperature?: number;
   topP?: number;
   reasoning?: ReasoningConfig;
+  /**
+   * `generation.effort` (`--effort`): already turned into `reasoning` for the model's scheme (see
+   * `reasoningForEffort`), kept to show and to record in the session. Providers never read it.
+   */
+  effort?: EffortLevel;
 }
 
 export interface Instructions {
@@ -126,6 +132,11 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
     if (reasoningTable.effort !== undefined) generation.reasoning.effort = reasoningTable.effort;
     if (reasoningTable.budget_tokens !== undefined)
       generation.reasoning.budgetTokens = reasoningTable.budget_tokens;
+  }
+  // An effort level replaces the reasoning table: it is the simpler setting, and `--effort` sets it.
+  if (generationTable.effort !== undefined) {
+    generation.effort = generationTable.effort;
+    generation.reasoning = reasoningForEffort(generationTable.effort, model.scheme);
   }
   if (
     generation.maxOutputTokens !== undefined &&

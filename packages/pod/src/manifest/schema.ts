@@ -1,5 +1,6 @@
 import type { SchemeName } from "@yoake/llm-worker";
 import { z } from "zod";
+import { EFFORT_LEVELS } from "../effort/effort.js";
 import type { ManifestIssue } from "./manifest-error.js";
 import { mcpServersSchema } from "./mcp-schema.js";
 
@@ -92,6 +93,8 @@ export const manifestLayerSchema = z
             budget_tokens: positiveInteger,
           })
           .partial(),
+        /** How hard the model thinks, mapped per scheme (`--effort`); replaces `reasoning`. */
+        effort: z.enum(EFFORT_LEVELS),
       })
       .partial(),
     scope: z

@@ -99,6 +99,8 @@ export function toWireEvent(event: PodEvent, history: () => readonly Item[]): Wi
             auto: event.auto,
           }
         : { event: "history", reason: "notify", items: [...history()] };
+    case "plan_changed":
+      return { event: "plan", plan: event.plan };
     default: {
       const unmapped: never = event;
       return unmapped;

@@ -14,6 +14,7 @@ import type { Item, StopReason, Usage } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { DiffPreview, PermissionDecision, PermissionRequest } from "../approval/permission.js";
 import type { Segment } from "../file-ref/segments.js";
+import { type Plan, planSchema } from "../plan/plan.js";
 import type { CompactionResult } from "../pod-session/compaction-result.js";
 import type { PodStatus } from "../pod-status.js";
 import { itemSchema, schemeSchema } from "../session/item-schema.js";
@@ -343,6 +344,8 @@ export type WireEvent =
    * whole of it. A compaction also names the new session (`auto`: the Pod compacted on its own).
    */
   | { event: "history"; reason: "notify" | "compact"; items: Item[]; sessionId?: string; auto?: boolean }
+  /** The model wrote its plan (`todo_write`): the whole plan as kept. */
+  | { event: "plan"; plan: Plan }
   /** The Pod is shutting down; the connection closes next. */
   | { event: "shutdown"; reason: string };
 
@@ -422,6 +425,7 @@ export const wireEventSchema = z.discriminatedUnion("event", [
     sessionId: z.string().optional(),
     auto: z.boolean().optional(),
   }),
+  z.object({ event: z.literal("plan"), plan: planSchema }),
   z.object({ event: z.literal("shutdown"), reason: z.string() }),
 ]) satisfies z.ZodType<WireEvent>;
 

@@ -14,6 +14,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: "Summarize the conversation and go on in a new session",
   },
   { name: "model", usage: "/model [provider/model]", description: "Show the model, or switch to another" },
+  {
+    name: "effort",
+    usage: "/effort [low|medium|high|max]",
+    description: "Show how hard the model thinks, or change it",
+  },
   { name: "sessions", usage: "/sessions", description: "List the saved sessions of this project" },
   { name: "resume", usage: "/resume <id>", description: "Continue a saved session" },
   { name: "mcp", usage: "/mcp", description: "The MCP servers of the manifest and their state" },

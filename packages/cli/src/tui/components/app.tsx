@@ -9,6 +9,7 @@ import { InputBox } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
 import { PermissionPrompt } from "./permission-prompt.js";
+import { PlanPanel } from "./plan-panel.js";
 import { StatusBar } from "./status-bar.js";
 
 export interface AppProps {
@@ -51,6 +52,7 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             onCancel={() => controller.abandonApproval()}
           />
         )}
+        {!leaving && <PlanPanel pod={pod} />}
         <InputBox
           isActive={!leaving && permission === undefined}
           onSubmit={(text) => {
@@ -73,6 +75,9 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             usage={state.usage}
             {...(state.runStartedAt !== undefined && { runStartedAt: state.runStartedAt })}
             {...(pod.manifest?.model !== undefined && { model: pod.manifest.model })}
+            {...(pod.manifest?.generation?.effort !== undefined && {
+              effort: pod.manifest.generation.effort,
+            })}
           />
         )}
       </Box>

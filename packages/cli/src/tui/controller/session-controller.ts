@@ -1,6 +1,6 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker";
-import { type PermissionDecision, parseSegments } from "@yoake/pod";
+import { EFFORT_LEVELS, isEffortLevel, type PermissionDecision, parseSegments } from "@yoake/pod";
 import { helpText, type ParsedCommand, parseSlashCommand } from "../commands/slash-commands.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
 import { displayUserText } from "../state/history-entries.js";
@@ -145,6 +145,8 @@ export class SessionController {
           return this.quit();
         case "model":
           return await this.model(argument);
+        case "effort":
+          return await this.effort(argument);
         case "compact":
           return await this.compact();
         case "sessions":
@@ -173,6 +175,21 @@ export class SessionController {
     if (this.refuseWhileRunning("/model")) return;
     await this.pod.setModel(ref);
     this.notice("success", `Model: ${ref}`);
+  }
+
+  private async effort(level: string): Promise<void> {
+    const current = this.pod.manifest?.generation?.effort ?? "the model's default";
+    if (level === "") return this.notice("info", `Effort: ${current}`);
+    if (!isEffortLevel(level))
+      return this.notice("error", `Unknown effort "${level}": use ${EFFORT_LEVELS.join(", ")}.`);
+    if (this.pod.setEffort === undefined)
+      return this.notice(
+        "warn",
+        `This Pod cannot change effort while it runs. Start yoake again with --effort ${level}.`,
+      );
+    if (this.refuseWhileRunning("/effort")) return;
+    await this.pod.setEffort(level);
+    this.notice("success", `Effort: ${level}`);
   }
 
   private async compact(): Promise<void> {
