@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
+import { customSlashCommands, expandHeadlessPrompt } from "./custom-commands/slash-command-files.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
 import { type OutputFormat, runHeadless } from "./headless/run-headless.js";
 import { startInteractive } from "./interactive.js";
@@ -45,9 +46,10 @@ export async function agentCommand(
     ...(session !== undefined && { session }),
   };
   const pod = await openPod(podOptions);
+  const custom = await customSlashCommands(pod.manifest.projectRoot, io.env);
   // The UI shows the continued session's warnings (a crash, a torn line) as alerts itself.
   const restoredWarnings = prompt === undefined ? [] : (pod.restored?.warnings ?? []);
-  for (const warning of [...pod.manifest.warnings, ...restoredWarnings])
+  for (const warning of [...pod.manifest.warnings, ...custom.warnings, ...restoredWarnings])
     io.stderr.write(`yoake: warning: ${warning}\n`);
 
   const interrupt = prompt === undefined ? undefined : interrupts?.();
@@ -57,7 +59,11 @@ export async function agentCommand(
       // /model and /resume reopen the Pod; the one in use at the end is the one to close.
       const switchable = new SwitchablePod(pod, podOptions, openPod);
       try {
-        await startInteractive({ pod: switchable, title: `yoake · ${pod.manifest.projectRoot}${resumed}` });
+        await startInteractive({
+          pod: switchable,
+          title: `yoake · ${pod.manifest.projectRoot}${resumed}`,
+          customCommands: custom.commands,
+        });
       } finally {
         if (switchable.current !== pod) await switchable.current.close();
       }
@@ -66,7 +72,7 @@ export async function agentCommand(
     return await runHeadless(
       pod,
       {
-        prompt,
+        prompt: expandHeadlessPrompt(prompt, custom.commands),
         format: options.outputFormat,
         approveAll: options.approveAll === true,
         verbose: options.verbose === true,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
+import { afterEach } from "vitest";
 import type { CliIO, InputStream } from "../src/io.js";
 import { main } from "../src/main.js";
 
@@ -139,4 +140,22 @@ export function toolResults(
         results.push(block as unknown as { tool_use_id: string; content?: string; is_error?: boolean });
   }
   return results;
+}
+
+export type HeadlessFixture = Awaited<ReturnType<typeof headlessFixture>>;
+
+/**
+ * Call at the top level of a test file: `setUp(files)` makes a headless fixture that is closed
+ * after the test.
+ */
+export function headlessFixturePerTest(): (files?: Record<string, string>) => Promise<HeadlessFixture> {
+  let current: HeadlessFixture | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (files = {}) => {
+    current = await headlessFixture(files);
+    return current;
+  };
 }

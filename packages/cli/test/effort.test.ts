@@ -1,22 +1,11 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { headlessFixture } from "./cli-test-kit.js";
+import { describe, expect, it } from "vitest";
+import { headlessFixturePerTest } from "./cli-test-kit.js";
 
-type Fixture = Awaited<ReturnType<typeof headlessFixture>>;
-let fixture: Fixture | undefined;
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-});
+const setUp = headlessFixturePerTest();
 
 const answer = (text: string) => ({ blocks: [{ type: "text" as const, text }] });
-
-async function setUp(): Promise<Fixture> {
-  fixture = await headlessFixture();
-  return fixture;
-}
 
 describe("yoake --effort", () => {
   // Ollama (`think`) is covered by packages/pod/src/effort/effort.test.ts: this branch's CLI has no base-URL variable for it.

@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { headlessFixture, userTexts } from "./cli-test-kit.js";
+import { describe, expect, it } from "vitest";
+import { headlessFixturePerTest, userTexts } from "./cli-test-kit.js";
 
-type Fixture = Awaited<ReturnType<typeof headlessFixture>>;
-let fixture: Fixture | undefined;
-
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-});
+const setUp = headlessFixturePerTest();
 
 describe("yoake -p with a plan", () => {
   it("prints each plan with --verbose, and --continue gives the model the open plan with the prompt", async () => {
-    const f = await headlessFixture();
-    fixture = f;
+    const f = await setUp();
     f.provider.enqueue(
       {
         blocks: [

@@ -1,6 +1,13 @@
 export type { Alert, AlertLevel } from "./alert.js";
 export { previewToolCall } from "./approval/diff-preview.js";
 export type { DiffPreview, PermissionDecision, PermissionRequest } from "./approval/permission.js";
+/** Custom slash commands (`.yoake/commands/*.md`, `<config>/yoake/commands/*.md`): what a UI lists and expands. */
+export {
+  type CustomCommand,
+  type CustomCommands,
+  expandCommand,
+  loadCustomCommands,
+} from "./commands/custom-commands.js";
 export type { CompactionSettings } from "./compaction/compaction-settings.js";
 export { COMPACTION_INSTRUCTION, SUMMARY_HEADING } from "./compaction/summary-prompt.js";
 export { podDataDir } from "./data-dir.js";

@@ -3,6 +3,8 @@ import type { Manifest } from "./manifest/resolve.js";
 import type { PlanBook } from "./plan/plan.js";
 import { createTodoWriteTool } from "./plan/todo-write-tool.js";
 import type { ScopedFs } from "./scope/scoped-fs.js";
+import { createSkillTool } from "./skills/skill-tool.js";
+import type { Skill } from "./skills/skills.js";
 import { createFileTools } from "./tools/index.js";
 import type { ReadTracker } from "./tools/read-tracker.js";
 
@@ -10,11 +12,13 @@ import type { ReadTracker } from "./tools/read-tracker.js";
 export interface PodToolState {
   /** The model's plan, which `todo_write` writes. */
   plan: PlanBook;
+  /** The skills found; the `skill` tool is offered when there is one. */
+  skills: readonly Skill[];
 }
 
 /**
  * The tools the manifest offers the model: the file tools (capped at `limits.tool_output_bytes`,
- * sharing the session's `tracker`) and the Pod's own (`todo_write`), all but `tools.disable`.
+ * sharing the session's `tracker`) and the Pod's own (`todo_write`, `skill`), all but `tools.disable`.
  */
 export function podTools(
   fs: ScopedFs,
@@ -26,5 +30,6 @@ export function podTools(
   return [
     ...createFileTools(fs, { tracker, maxBytes: manifest.limits.toolOutputBytes }),
     createTodoWriteTool(state.plan),
+    ...(state.skills.length > 0 ? [createSkillTool(state.skills)] : []),
   ].filter((tool) => !disabled.has(tool.name));
 }

@@ -46,6 +46,7 @@ import { ScopedFs } from "./scope/scoped-fs.js";
 import { loadSessionKey } from "./session/session-key.js";
 import type { Durability, SessionLogOptions } from "./session/session-log.js";
 import { listSessions, type SessionInfo } from "./session/sessions.js";
+import { discoverSkills } from "./skills/skills.js";
 import { ReadTracker } from "./tools/read-tracker.js";
 
 export interface PodOptions {
@@ -148,7 +149,13 @@ export class Pod {
     // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
     const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", logOptions);
     const plan = new PlanBook(opened.restored?.plan);
-    const tools = [...podTools(fs, manifest, state.readTracker, { plan }), ...(options.tools ?? [])];
+    const skills = await discoverSkills(manifest.projectRoot, env);
+    // A skill folder that cannot be read is told where the manifest's own warnings are.
+    manifest.warnings.push(...skills.warnings);
+    const tools = [
+      ...podTools(fs, manifest, state.readTracker, { plan, skills: skills.skills }),
+      ...(options.tools ?? []),
+    ];
     const prune = pruneInterceptor({ prunedCallIds: opened.restored?.prunedCallIds ?? [] });
     const session = new PodSession(opened, {
       manifest,
@@ -190,6 +197,8 @@ export class Pod {
     session.attach(worker);
     hub.on("alert", (alert) => session.recordAlert(alert));
     plan.onChange((current) => hub?.emit({ type: "plan_changed", plan: current }));
+    for (const message of skills.warnings)
+      hub.emit({ type: "alert", level: "warn", message, source: "skills" });
     // Last, once alerts have somewhere to go; waits at most MCP_STARTUP_WAIT_MS for slow servers.
     const mcp = new McpSupervisor(manifest.mcp, {
       tools: worker,

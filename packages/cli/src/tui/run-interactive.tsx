@@ -1,4 +1,5 @@
 import { render } from "ink";
+import { type CustomSlashCommand, setCustomSlashCommands } from "./commands/slash-commands.js";
 import { App } from "./components/app.js";
 import { listProjectFiles, localFileTree } from "./files/project-files.js";
 import type { PodLike } from "./pod-like.js";
@@ -13,6 +14,8 @@ export interface InteractiveOptions {
    * project root when known, else this, else the working directory.
    */
   cwd?: string;
+  /** Custom slash commands (`.yoake/commands/`, the user's): completed, listed in `/help`, expanded when sent. */
+  customCommands?: readonly CustomSlashCommand[];
   /** Earlier inputs, oldest first, for Up. */
   inputHistory?: readonly string[];
   /** For tests and embedding; default the process's own. */
@@ -27,6 +30,7 @@ export interface InteractiveOptions {
  */
 export async function runInteractive(options: InteractiveOptions): Promise<void> {
   const { pod } = options;
+  setCustomSlashCommands(options.customCommands ?? []);
   const tree = pod.fs ?? localFileTree(pod.manifest?.projectRoot ?? options.cwd ?? process.cwd());
   const instance = render(
     <App

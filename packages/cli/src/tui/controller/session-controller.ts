@@ -1,7 +1,12 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker";
 import { EFFORT_LEVELS, isEffortLevel, type PermissionDecision, parseSegments } from "@yoake/pod";
-import { helpText, type ParsedCommand, parseSlashCommand } from "../commands/slash-commands.js";
+import {
+  customSlashCommand,
+  helpText,
+  type ParsedCommand,
+  parseSlashCommand,
+} from "../commands/slash-commands.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
 import { displayUserText } from "../state/history-entries.js";
 import type { UiAction } from "../state/ui-action.js";
@@ -69,6 +74,11 @@ export class SessionController {
       this.notice("muted", `› ${text.trim()}`);
       return this.command(command);
     }
+    return this.prompt(text);
+  }
+
+  /** Sends `text` to the Pod as a prompt, once no turn is running. */
+  private async prompt(text: string): Promise<void> {
     if (text.trim() === "" || !this.accepts(text)) return;
     if (this.current !== undefined) await this.current;
     // Two inputs typed while a run was ending: the first one runs.
@@ -155,8 +165,11 @@ export class SessionController {
           return this.mcp();
         case "resume":
           return await this.resume(argument);
-        default:
+        default: {
+          const custom = customSlashCommand(name);
+          if (custom !== undefined) return await this.prompt(custom.expand(argument));
           return this.notice("error", `Unknown command /${name}. /help lists the commands.`);
+        }
       }
     } catch (error) {
       this.notice("error", `/${name} failed: ${errorMessage(error)}`);
