@@ -7,6 +7,7 @@ import { createSkillTool } from "./skills/skill-tool.js";
 import type { Skill } from "./skills/skills.js";
 import { createFileTools } from "./tools/index.js";
 import type { ReadTracker } from "./tools/read-tracker.js";
+import { createWebFetchTool } from "./web/web-fetch-tool.js";
 
 /** The Pod's own state some tools work on. */
 export interface PodToolState {
@@ -18,7 +19,7 @@ export interface PodToolState {
 
 /**
  * The tools the manifest offers the model: the file tools (capped at `limits.tool_output_bytes`,
- * sharing the session's `tracker`) and the Pod's own (`todo_write`, `skill`), all but `tools.disable`.
+ * sharing the session's `tracker`) and the Pod's own (`todo_write`, `skill`, `web_fetch`), all but `tools.disable`.
  */
 export function podTools(
   fs: ScopedFs,
@@ -31,5 +32,7 @@ export function podTools(
     ...createFileTools(fs, { tracker, maxBytes: manifest.limits.toolOutputBytes }),
     createTodoWriteTool(state.plan),
     ...(state.skills.length > 0 ? [createSkillTool(state.skills)] : []),
+    // Offered only when the manifest lets it reach some host.
+    ...(manifest.web.allowHosts.length > 0 ? [createWebFetchTool(manifest.web)] : []),
   ].filter((tool) => !disabled.has(tool.name));
 }

@@ -1,6 +1,7 @@
 import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
 import { type EffortLevel, reasoningForEffort } from "../effort/effort.js";
 import type { Scope } from "../scope/rules.js";
+import type { WebSettings } from "../web/web-settings.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
 import { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TURNS } from "./defaults.js";
 import { ManifestError, type ManifestIssue } from "./manifest-error.js";
@@ -101,6 +102,8 @@ export interface Manifest {
   scope: Scope & { hardLinks: boolean };
   tools: ToolSettings;
   limits: Limits;
+  /** `[web]`: what `web_fetch` may reach. */
+  web: WebSettings;
   /** `[[hooks]]` of every layer, lowest layer first. */
   hooks: HookSpec[];
   /** The `[[mcp]]` servers to start (enabled ones only), a higher layer's entry replacing a same-named lower one. */
@@ -170,6 +173,10 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
     limits: {
       turns: merged.limits?.turns ?? DEFAULT_TURNS,
       toolOutputBytes: merged.limits?.tool_output_bytes ?? DEFAULT_TOOL_OUTPUT_BYTES,
+    },
+    web: {
+      allowHosts: merged.web?.allow_hosts ?? [],
+      allowLocal: merged.web?.allow_local ?? false,
     },
     hooks: (merged.hooks ?? []).map(
       (hook): HookSpec => ({

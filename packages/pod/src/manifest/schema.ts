@@ -114,6 +114,15 @@ export const manifestLayerSchema = z
       })
       .partial(),
     limits: z.strictObject({ turns: positiveInteger, tool_output_bytes: positiveInteger }).partial(),
+    /** `web_fetch`'s reach; a project layer widens it only when trusted. */
+    web: z
+      .strictObject({
+        /** Hosts `web_fetch` may fetch (`example.com`, `*.example.com`, `*`). */
+        allow_hosts: z.array(z.string().min(1)),
+        /** Also local network addresses (loopback, private, link-local). */
+        allow_local: z.boolean(),
+      })
+      .partial(),
     /** `[[hooks]]`: shell commands at points of a run; every layer adds its own (a union). */
     hooks: z.array(hookSchema),
     /** `[[mcp]]`: MCP servers started with the Pod; every layer adds, a same-named entry replaces. */
