@@ -29,6 +29,7 @@ describe("Pod.create", () => {
       "glob",
       "inspect",
       "read_file",
+      "task",
       "todo_write",
       "write_file",
     ]);

@@ -5,6 +5,7 @@ import { createTodoWriteTool } from "./plan/todo-write-tool.js";
 import type { ScopedFs } from "./scope/scoped-fs.js";
 import { createSkillTool } from "./skills/skill-tool.js";
 import type { Skill } from "./skills/skills.js";
+import { createTaskTool, type TaskParent } from "./subagents/task-tool.js";
 import { createFileTools } from "./tools/index.js";
 import type { ReadTracker } from "./tools/read-tracker.js";
 import { createWebFetchTool } from "./web/web-fetch-tool.js";
@@ -15,11 +16,13 @@ export interface PodToolState {
   plan: PlanBook;
   /** The skills found; the `skill` tool is offered when there is one. */
   skills: readonly Skill[];
+  /** How sub-agents are started; the `task` tool is offered when given (not below the depth cap). */
+  tasks?: TaskParent;
 }
 
 /**
  * The tools the manifest offers the model: the file tools (capped at `limits.tool_output_bytes`,
- * sharing the session's `tracker`) and the Pod's own (`todo_write`, `skill`, `web_fetch`), all but `tools.disable`.
+ * sharing the session's `tracker`) and the Pod's own (`todo_write`, `skill`, `web_fetch`, `task`), all but `tools.disable`.
  */
 export function podTools(
   fs: ScopedFs,
@@ -34,5 +37,6 @@ export function podTools(
     ...(state.skills.length > 0 ? [createSkillTool(state.skills)] : []),
     // Offered only when the manifest lets it reach some host.
     ...(manifest.web.allowHosts.length > 0 ? [createWebFetchTool(manifest.web)] : []),
+    ...(state.tasks === undefined ? [] : [createTaskTool(state.tasks)]),
   ].filter((tool) => !disabled.has(tool.name));
 }

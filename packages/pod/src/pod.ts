@@ -42,11 +42,14 @@ import { PodSession, type RestoredSessionInfo } from "./pod-session/pod-session.
 import { PodSharedState } from "./pod-state.js";
 import type { NoteOutcome, NoteRole, PodStatus } from "./pod-status.js";
 import { podTools } from "./pod-tools.js";
+import type { Scope } from "./scope/rules.js";
 import { ScopedFs } from "./scope/scoped-fs.js";
 import { loadSessionKey } from "./session/session-key.js";
 import type { Durability, SessionLogOptions } from "./session/session-log.js";
 import { listSessions, type SessionInfo } from "./session/sessions.js";
 import { discoverSkills } from "./skills/skills.js";
+import { DEFAULT_TASK_LIMITS, type TaskLimits } from "./subagents/task-limits.js";
+import { createTaskParent } from "./subagents/task-parent.js";
 import { ReadTracker } from "./tools/read-tracker.js";
 
 export interface PodOptions {
@@ -72,6 +75,10 @@ export interface PodOptions {
   sessionDurability?: Durability;
   /** When and how the session is compacted (see the README, "Compaction"). */
   compaction?: CompactionSettings;
+  /** Caps on the sub-agents the `task` tool starts (default `DEFAULT_TASK_LIMITS`). */
+  taskLimits?: TaskLimits;
+  /** Set by the `task` tool on the Pods it starts: the narrowed scope and how deep the child is. */
+  child?: { scope: Scope; depth: number };
 }
 
 /**
@@ -125,7 +132,9 @@ export class Pod {
       env,
       ...(options.overrides !== undefined && { overrides: options.overrides }),
     });
-    const fs = await ScopedFs.create(manifest.scope, { allowHardLinks: manifest.scope.hardLinks });
+    const fs = await ScopedFs.create(options.child?.scope ?? manifest.scope, {
+      allowHardLinks: manifest.scope.hardLinks,
+    });
     const client = options.client ?? clientForModel(manifest.model, env);
     const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
     const state = new PodSharedState(
@@ -152,8 +161,15 @@ export class Pod {
     const skills = await discoverSkills(manifest.projectRoot, env);
     // A skill folder that cannot be read is told where the manifest's own warnings are.
     manifest.warnings.push(...skills.warnings);
+    const taskLimits = options.taskLimits ?? DEFAULT_TASK_LIMITS;
+    const delegates = (options.child?.depth ?? 0) < taskLimits.maxDepth;
+    const tasks = createTaskParent({ options, manifest, logOptions, limits: taskLimits, create: Pod.create });
     const tools = [
-      ...podTools(fs, manifest, state.readTracker, { plan, skills: skills.skills }),
+      ...podTools(fs, manifest, state.readTracker, {
+        plan,
+        skills: skills.skills,
+        ...(delegates && { tasks }),
+      }),
       ...(options.tools ?? []),
     ];
     const prune = pruneInterceptor({ prunedCallIds: opened.restored?.prunedCallIds ?? [] });
@@ -200,7 +216,8 @@ export class Pod {
     for (const message of skills.warnings)
       hub.emit({ type: "alert", level: "warn", message, source: "skills" });
     // Last, once alerts have somewhere to go; waits at most MCP_STARTUP_WAIT_MS for slow servers.
-    const mcp = new McpSupervisor(manifest.mcp, {
+    // A sub-agent works with the Pod's own tools only: it starts no servers of its own.
+    const mcp = new McpSupervisor(options.child === undefined ? manifest.mcp : [], {
       tools: worker,
       disabledTools: manifest.tools.disable,
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
