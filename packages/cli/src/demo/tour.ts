@@ -8,6 +8,7 @@ export const DEMO_PROMPTS = [
   "Fix that typo.",
   "How many requests failed according to the log, and why?",
   "Check the fix once more, then sum up.",
+  "Plan it, and have a sub-agent count the failures per language.",
 ] as const;
 
 /** Says plainly what the demo is, before anything else is shown. */
