@@ -11,7 +11,10 @@ describe("yoake -p with a sub-agent", () => {
     const f = await setUp({ "src/load.ts": "export function load() {}\n" });
     const isChild = (request: RecordedRequest) => userTexts(request.body)[0]?.startsWith("Find") === true;
     f.provider.setHandler((request): MockReply => {
-      if (isChild(request)) return { blocks: [{ type: "text", text: "load() is defined in src/load.ts." }] };
+      if (isChild(request))
+        return toolResults(request.body).length === 0
+          ? { blocks: [{ type: "tool_call", name: "glob", arguments: { pattern: "src/**/*.ts" } }] }
+          : { blocks: [{ type: "text", text: "load() is defined in src/load.ts." }] };
       return toolResults(request.body).length === 0
         ? {
             blocks: [
@@ -29,6 +32,8 @@ describe("yoake -p with a sub-agent", () => {
     const { text, sessionId } = JSON.parse(out.stdout) as { text: string; sessionId: string };
     expect(text).toBe("It is in src/load.ts.");
     expect(out.stderr).toContain("· task");
+    // The child's own calls, folded under its description.
+    expect(out.stderr).toContain("  ↳ find load: glob\n");
     const link = toolResults(f.provider.requests.at(-1)?.body)[0]?.content ?? "";
     const childId = /\[sub-agent session ([0-9a-f-]+), last hash [0-9a-f]{64}\]/.exec(link)?.[1];
     expect(childId).toBeDefined();

@@ -163,7 +163,14 @@ export class Pod {
     manifest.warnings.push(...skills.warnings);
     const taskLimits = options.taskLimits ?? DEFAULT_TASK_LIMITS;
     const delegates = (options.child?.depth ?? 0) < taskLimits.maxDepth;
-    const tasks = createTaskParent({ options, manifest, logOptions, limits: taskLimits, create: Pod.create });
+    const tasks = createTaskParent({
+      options,
+      manifest,
+      logOptions,
+      limits: taskLimits,
+      create: Pod.create,
+      emit: (event) => hub?.emit(event),
+    });
     const tools = [
       ...podTools(fs, manifest, state.readTracker, {
         plan,

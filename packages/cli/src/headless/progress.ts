@@ -28,6 +28,11 @@ export function reportProgress(pod: Pod, stderr: OutputStream, options: Progress
   if (options.tools) {
     offs.push(pod.on("tool_start", (event) => stderr.write(`· ${toolCallLabel(event.call)}\n`)));
     offs.push(pod.on("plan_changed", ({ plan }) => stderr.write(`${indent(formatPlan(plan))}\n`)));
+    offs.push(
+      pod.on("subagent", (event) => {
+        if (event.state === "tool") stderr.write(`  ↳ ${event.description}: ${event.tool}\n`);
+      }),
+    );
   }
   if (options.retries) offs.push(pod.on("retry", (event) => stderr.write(`yoake: ${retryLabel(event)}\n`)));
   return () => {

@@ -101,6 +101,10 @@ export function toWireEvent(event: PodEvent, history: () => readonly Item[]): Wi
         : { event: "history", reason: "notify", items: [...history()] };
     case "plan_changed":
       return { event: "plan", plan: event.plan };
+    case "subagent": {
+      const { type: _type, ...activity } = event;
+      return { event: "subagent", ...activity };
+    }
     default: {
       const unmapped: never = event;
       return unmapped;

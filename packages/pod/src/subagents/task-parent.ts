@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Manifest } from "../manifest/resolve.js";
 import type { ManifestLayerInput } from "../manifest/schema.js";
 import type { Pod, PodOptions } from "../pod.js";
+import type { PodOwnEvent } from "../pod-events.js";
 import { readSessionLog } from "../session/read.js";
 import type { SessionLogOptions } from "../session/session-log.js";
 import { sessionsDir } from "../session/sessions.js";
@@ -19,6 +20,8 @@ export interface TaskParentContext {
   limits: TaskLimits;
   /** `Pod.create` (passed in: this module is below the Pod). */
   create(options: PodOptions): Promise<Pod>;
+  /** Delivers a `subagent` event to the parent's listeners. */
+  emit(event: PodOwnEvent): void;
 }
 
 /**
@@ -34,6 +37,8 @@ export function createTaskParent(context: TaskParentContext): TaskParent {
   const depth = options.child?.depth ?? 0;
   return {
     slots: new TaskSlots(limits),
+    report: (callId, description, activity) =>
+      context.emit({ type: "subagent", callId, description, ...activity }),
     spawn: (request: TaskRequest) => {
       if (request.write) {
         const asks = WRITE_TOOLS.filter((name) => manifest.tools.approve.includes(name));

@@ -13,9 +13,17 @@ export interface TaskRequest {
   maxTokens?: number;
 }
 
+/** What a sub-agent is doing, as its parent tells its listeners. */
+export type SubagentActivity =
+  | { state: "started"; sessionId: string }
+  | { state: "tool"; tool: string }
+  | { state: "ended"; status: PodRunResult["status"] };
+
 /** How the parent makes a child, and reads back its log's last MAC once closed. */
 export interface TaskParent {
   slots: TaskSlots;
+  /** Tells the parent's listeners what the child of call `callId` does (the UI shows it folded). */
+  report(callId: string, description: string, activity: SubagentActivity): void;
   /** Refuses (throws, saying why) a request the parent cannot grant, e.g. writes it may not make. */
   spawn(request: TaskRequest): Promise<Pod>;
   finalHash(sessionId: string): Promise<string | undefined>;
@@ -78,7 +86,13 @@ export function createTaskTool(parent: TaskParent): Tool {
             child.cancel();
           }
         };
+        const report = (activity: SubagentActivity) =>
+          parent.report(context.callId, args.description, activity);
+        report({ state: "started", sessionId: child.sessionId });
         const offs = [
+          child.on("tool_start", ({ call }) =>
+            report({ state: "tool", tool: toolLabel(call.name, call.arguments) }),
+          ),
           child.on("usage", ({ usage }) => check(usage)),
           child.on("turn_end", ({ response }) => {
             ended = addUsage(ended, response.usage ?? {});
@@ -98,6 +112,7 @@ export function createTaskTool(parent: TaskParent): Tool {
           stopUsage();
           await child.close();
         }
+        report({ state: "ended", status: result.status });
         const hash = await parent.finalHash(child.sessionId);
         const link = `[sub-agent session ${child.sessionId}${hash === undefined ? "" : `, last hash ${hash}`}]`;
         if (result.status === "finished") return `${result.text}\n\n${link}`;
@@ -114,4 +129,10 @@ export function createTaskTool(parent: TaskParent): Tool {
       }
     },
   });
+}
+
+/** `grep logs/server.log`: the tool and the path it works on, when it names one. */
+function toolLabel(name: string, args: unknown): string {
+  const target = typeof args === "object" && args !== null ? (args as { path?: unknown }).path : undefined;
+  return typeof target === "string" ? `${name} ${target}` : name;
 }

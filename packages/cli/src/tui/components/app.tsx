@@ -11,6 +11,7 @@ import { MessageList } from "./message-list.js";
 import { PermissionPrompt } from "./permission-prompt.js";
 import { PlanPanel } from "./plan-panel.js";
 import { StatusBar } from "./status-bar.js";
+import { SubagentPanel } from "./subagent-panel.js";
 
 export interface AppProps {
   pod: PodLike;
@@ -52,6 +53,7 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             onCancel={() => controller.abandonApproval()}
           />
         )}
+        {!leaving && <SubagentPanel pod={pod} />}
         {!leaving && <PlanPanel pod={pod} />}
         <InputBox
           isActive={!leaving && permission === undefined}
