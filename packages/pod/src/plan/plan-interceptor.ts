@@ -12,7 +12,9 @@ import { type PlanBook, planIsOpen, planNote } from "./plan.js";
 export function planInterceptor(book: PlanBook): Interceptor {
   return {
     name: "plan",
-    onPromptSubmit: () => {
+    onPromptSubmit: ({ items }) => {
+      // A run continued without new input (`resume` after a restore) has no prompt to follow.
+      if (items.length === 0) return undefined;
       const plan = book.current;
       return planIsOpen(plan)
         ? { action: "continue_with", items: [systemMessage(planNote(plan))] }

@@ -4,10 +4,12 @@
  * done, a compaction carries the plan (and its goal) into the new session, and a continued
  * session restores it.
  */
+import { userMessage } from "@yoake/llm-worker";
 import { describe, expect, it } from "vitest";
 import { useSessionTestbed } from "../pod-session/session-test-kit.js";
 import { answer, toolCall } from "../pod-test-kit.js";
-import type { Plan } from "./plan.js";
+import { type Plan, PlanBook } from "./plan.js";
+import { planInterceptor } from "./plan-interceptor.js";
 
 const bed = useSessionTestbed();
 
@@ -94,6 +96,17 @@ describe("todo_write", () => {
     expect(pod.plan).toBeUndefined();
     expect(JSON.stringify(mock.requests.at(-1)?.body)).toContain("an item needs its text");
     await pod.close();
+  });
+});
+
+describe("planInterceptor", () => {
+  it("adds the open plan after a prompt, and nothing to a run continued without one", async () => {
+    const book = new PlanBook();
+    book.write(PLAN as Plan);
+    const interceptor = planInterceptor(book);
+    expect(await interceptor.onPromptSubmit?.({ items: [] })).toBeUndefined();
+    const added = await interceptor.onPromptSubmit?.({ items: [userMessage("go on")] });
+    expect(JSON.stringify(added)).toContain("[~] rename loadConfig to readConfig");
   });
 });
 
