@@ -3,6 +3,7 @@ import path from "node:path";
 import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
+import { customSlashCommands, expandHeadlessPrompt } from "./custom-commands/slash-command-files.js";
 import { openDatabaseStores } from "./database-stores.js";
 import type { OutputFormat } from "./headless/output-format.js";
 import { loadOutputSchema } from "./headless/output-schema-file.js";
@@ -75,11 +76,12 @@ export async function agentCommand(
     },
   );
   const pod = opened.pod;
+  const custom = await customSlashCommands(pod.manifest.projectRoot, io.env);
   // The manifest's warnings (a model the catalogue does not know, …) once per session: when it starts.
   const manifestWarnings = pod.restored === undefined ? pod.manifest.warnings : [];
   // The UI shows the continued session's warnings (a crash, a torn line) as alerts itself.
   const restoredWarnings = prompt === undefined ? [] : (pod.restored?.warnings ?? []);
-  for (const warning of [...manifestWarnings, ...restoredWarnings])
+  for (const warning of [...manifestWarnings, ...custom.warnings, ...restoredWarnings])
     io.stderr.write(`yoake: warning: ${warning}\n`);
 
   const interrupt = prompt === undefined ? undefined : interrupts?.();
@@ -89,7 +91,11 @@ export async function agentCommand(
       // /model and /resume reopen the Pod; the one in use at the end is the one to close.
       const switchable = new SwitchablePod(pod, opened.options, openPod);
       try {
-        await startInteractive({ pod: switchable, title: `yoake · ${pod.manifest.projectRoot}${resumed}` });
+        await startInteractive({
+          pod: switchable,
+          title: `yoake · ${pod.manifest.projectRoot}${resumed}`,
+          customCommands: custom.commands,
+        });
       } finally {
         if (switchable.current !== pod) await switchable.current.close();
       }
@@ -103,7 +109,7 @@ export async function agentCommand(
     return await runHeadless(
       pod,
       {
-        prompt,
+        prompt: expandHeadlessPrompt(prompt, custom.commands),
         format: options.outputFormat,
         ...(output !== undefined && { output }),
         ...(io.env.TRACEPARENT !== undefined && { traceparent: io.env.TRACEPARENT }),

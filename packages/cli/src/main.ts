@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { EFFORT_LEVELS, type EffortLevel } from "@yoake/pod";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { AgentCommandOptions } from "./agent-command.js";
 import { CliError, ExitCode } from "./cli-error.js";
@@ -84,6 +85,9 @@ function buildProgram(io: CliIO, actions: Actions): Command {
       "the model, e.g. anthropic/claude-sonnet-4-5, openai/gpt-5, ollama/qwen3",
     )
     .option("--max-turns <n>", "most model requests in one run", positiveInteger)
+    .addOption(
+      new Option("--effort <level>", "how hard the model thinks, mapped per provider").choices(EFFORT_LEVELS),
+    )
     .option("--allow <path>", "let the agent read <path> too (repeatable)", collect)
     .option("--allow-write <path>", "let the agent write <path> too (repeatable)", collect)
     .option("--deny <path>", "keep the agent from reading or writing <path> (repeatable)", collect)
@@ -149,6 +153,7 @@ interface RawAgentOptions {
   outputSchema?: string;
   model?: string;
   maxTurns?: number;
+  effort?: EffortLevel;
   allow?: string[];
   allowWrite?: string[];
   deny?: string[];

@@ -1,11 +1,13 @@
 import path from "node:path";
-import type { ManifestLayerInput } from "@yoake/pod";
+import type { EffortLevel, ManifestLayerInput } from "@yoake/pod";
 
 /** The command-line options that become the top layer of the manifest cascade. */
 export interface OverrideOptions {
   /** `provider/model`, e.g. `openai/gpt-5`. */
   model?: string;
   maxTurns?: number;
+  /** `--effort`: how hard the model thinks (the manifest's `generation.effort`). */
+  effort?: EffortLevel;
   /** Paths the agent may read, beyond the manifest's scope. */
   allow?: readonly string[];
   /** Paths the agent may write (and read). */
@@ -28,6 +30,7 @@ export function manifestOverrides(options: OverrideOptions, baseDir: string): Ma
   const layer: ManifestLayerInput = {};
   if (options.model !== undefined) layer.model = { ref: options.model };
   if (options.maxTurns !== undefined) layer.limits = { turns: options.maxTurns };
+  if (options.effort !== undefined) layer.generation = { effort: options.effort };
   if (options.approveAll === true) {
     layer.tools = { approve: [] };
     // Commands without a sandbox and always-ask commands are allowed too.

@@ -1,4 +1,12 @@
-import type { PermissionDecision, Pod, PodEvent, PodOptions, PodRunOptions, Segment } from "@yoake/pod";
+import type {
+  EffortLevel,
+  PermissionDecision,
+  Pod,
+  PodEvent,
+  PodOptions,
+  PodRunOptions,
+  Segment,
+} from "@yoake/pod";
 import type { PodLike } from "./tui/pod-like.js";
 
 /**
@@ -27,6 +35,9 @@ export class SwitchablePod implements PodLike {
   }
   get restored() {
     return this.pod.restored;
+  }
+  get plan() {
+    return this.pod.plan;
   }
   get pendingPermission() {
     return this.pod.pendingPermission;
@@ -72,6 +83,17 @@ export class SwitchablePod implements PodLike {
   newSession(): Promise<void> {
     const { session: _previous, ...options } = this.options;
     return this.reopen(options);
+  }
+
+  /** The same session, reopened with another effort level (the change is logged as an alert). */
+  setEffort(level: EffortLevel): Promise<void> {
+    const overrides = {
+      ...this.options.overrides,
+      generation: { ...this.options.overrides?.generation, effort: level },
+    };
+    // Before the first message the session has no log yet: there is nothing to continue.
+    const session = this.pod.history.length === 0 ? "new" : this.pod.sessionId;
+    return this.reopen({ ...this.options, overrides, session });
   }
 
   setModel(ref: string): Promise<void> {

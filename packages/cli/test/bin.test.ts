@@ -110,6 +110,11 @@ describe("yoake demo -p", () => {
     );
     expect(text).toContain("+  return `$" + "{count} $" + "{count === 1 ? word : `$" + "{word}s`}`;");
     expect(text).toContain("Fixed: the tests pass now (2 passing)");
+    // The plan, and a sub-agent with its own linked session log.
+    expect(text).toContain("[~] Count the failures per language (sub-agent)");
+    expect(text).toContain("[x] Report the languages to add");
+    expect(text).toMatch(/307 lines mention an unsupported language; the first 8 ask for: [a-zA-Z-]+/);
+    expect(text).toMatch(/\[sub-agent session [0-9a-f-]+, last hash [0-9a-f]{64}\]/);
     expect(text).toContain("end of the demo");
   });
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
+import { afterEach } from "vitest";
 import type { CliIO, InputStream } from "../src/io.js";
 import { main } from "../src/main.js";
 
@@ -173,4 +174,22 @@ export function runYoakeBinary(
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? "");
   });
+}
+
+export type HeadlessFixture = Awaited<ReturnType<typeof headlessFixture>>;
+
+/**
+ * Call at the top level of a test file: `setUp(files)` makes a headless fixture that is closed
+ * after the test.
+ */
+export function headlessFixturePerTest(): (files?: Record<string, string>) => Promise<HeadlessFixture> {
+  let current: HeadlessFixture | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (files = {}) => {
+    current = await headlessFixture(files);
+    return current;
+  };
 }

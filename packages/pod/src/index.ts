@@ -1,9 +1,18 @@
 export type { Alert, AlertLevel } from "./alert.js";
 export { previewToolCall } from "./approval/diff-preview.js";
 export type { DiffPreview, PermissionDecision, PermissionRequest } from "./approval/permission.js";
+/** Custom slash commands (`.yoake/commands/*.md`, `<config>/yoake/commands/*.md`): what a UI lists and expands. */
+export {
+  type CustomCommand,
+  type CustomCommands,
+  expandCommand,
+  loadCustomCommands,
+} from "./commands/custom-commands.js";
 export type { CompactionSettings } from "./compaction/compaction-settings.js";
 export { COMPACTION_INSTRUCTION, SUMMARY_HEADING } from "./compaction/summary-prompt.js";
 export { podDataDir, yoakeStateDir } from "./data-dir.js";
+/** `--effort` / `/effort`: the levels, and what each becomes per scheme. */
+export { EFFORT_LEVELS, type EffortLevel, isEffortLevel, reasoningForEffort } from "./effort/effort.js";
 export {
   type FileRefFailure,
   type FileRefResolution,
@@ -65,6 +74,8 @@ export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
 export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
 export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
+/** The model's plan (`todo_write`): its shape, and the plain-text form the model and a terminal read. */
+export { formatPlan, type Plan, type PlanItem, type PlanStatus } from "./plan/plan.js";
 export { Pod, type PodOptions, type PodRunOptions, type PodRunResult } from "./pod.js";
 export { clientForModel } from "./pod-client.js";
 export type { PodEvent, PodEventOf, PodEventType, PodOwnEvent } from "./pod-events.js";

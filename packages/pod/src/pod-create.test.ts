@@ -31,6 +31,8 @@ describe("Pod.create", () => {
       "glob",
       "inspect",
       "read_file",
+      "task",
+      "todo_write",
       "write_file",
     ]);
   });

@@ -8,6 +8,8 @@ import {
 } from "@yoake/llm-worker";
 import type { Alert } from "./alert.js";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";
+import type { Plan } from "./plan/plan.js";
+import type { SubagentActivity } from "./subagents/task-tool.js";
 
 /** The Pod's own events, beside its Worker's. Plain data: the protocol broadcasts them as they are. */
 export type PodOwnEvent =
@@ -35,7 +37,14 @@ export type PodOwnEvent =
       auto: boolean;
       sessionId: string;
       previousSessionId: string;
-    };
+    }
+  /** The model wrote its plan (`todo_write`): the whole plan as kept. */
+  | { type: "plan_changed"; plan: Plan }
+  /**
+   * A sub-agent of the `task` call `callId` started (with its session), began a tool call (`tool`,
+   * a short label), or ended (`status`: finished, failed, cancelled, paused).
+   */
+  | ({ type: "subagent"; callId: string; description: string } & SubagentActivity);
 
 /** Everything a Pod tells its clients: its Worker's events and its own, in the order they happen. */
 export type PodEvent = WorkerEvent | PodOwnEvent;

@@ -7,8 +7,8 @@ import { recordedImages } from "@yoake/llm-worker/testing";
 import { describe, expect, it } from "vitest";
 import { answer, toolCall } from "../test/support/pod-test-kit.js";
 import { useSessionTestbed } from "../test/support/session-test-kit.js";
+import { PNG_BYTES } from "../test/support/test-images.js";
 import { IMAGE_LIMIT_BYTES } from "./file-ref/image-file.js";
-import { PNG_BYTES } from "./file-ref/test-images.js";
 
 const bed = useSessionTestbed();
 const PNG = PNG_BYTES.toString("base64");

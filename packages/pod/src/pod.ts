@@ -36,6 +36,8 @@ import type { ManifestLayerInput } from "./manifest/schema.js";
 import type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 import type { McpServerStatus } from "./mcp/mcp-server-status.js";
 import { McpSupervisor } from "./mcp/mcp-supervisor.js";
+import { type Plan, PlanBook } from "./plan/plan.js";
+import { planInterceptor } from "./plan/plan-interceptor.js";
 import { clientForModel } from "./pod-client.js";
 import { type PodEvent, PodEventHub, type PodEventOf, type PodEventType } from "./pod-events.js";
 import { POD_INTERCEPTOR_NAME, podInterceptor } from "./pod-interceptor.js";
@@ -45,6 +47,7 @@ import { PodSession, type RestoredSessionInfo } from "./pod-session/pod-session.
 import { PodSharedState } from "./pod-state.js";
 import type { NoteOutcome, NoteRole, PodStatus } from "./pod-status.js";
 import { podTools } from "./pod-tools.js";
+import type { Scope } from "./scope/rules.js";
 import { ScopedFs } from "./scope/scoped-fs.js";
 import { loadSessionKey } from "./session/session-key.js";
 import type { Durability } from "./session/session-log.js";
@@ -54,6 +57,9 @@ import type { SessionStore, StoredSessionInfo } from "./session-store/session-st
 import { CommandApprovals } from "./shell/command-approval.js";
 import { openShell } from "./shell/open-shell.js";
 import type { Shell } from "./shell/shell.js";
+import { discoverSkills } from "./skills/skills.js";
+import { DEFAULT_TASK_LIMITS, type TaskLimits } from "./subagents/task-limits.js";
+import { createTaskParent } from "./subagents/task-parent.js";
 import { ReadTracker } from "./tools/read-tracker.js";
 
 /** Options of `Pod.run`: the run's signal, and images the client attached to the prompt. */
@@ -99,6 +105,10 @@ export interface PodOptions {
   blobStore?: BlobStore;
   /** When and how the session is compacted (see the README, "Compaction"). */
   compaction?: CompactionSettings;
+  /** Caps on the sub-agents the `task` tool starts (default `DEFAULT_TASK_LIMITS`). */
+  taskLimits?: TaskLimits;
+  /** Set by the `task` tool on the Pods it starts: the narrowed scope and how deep the child is. */
+  child?: { scope: Scope; depth: number };
 }
 
 /**
@@ -143,6 +153,8 @@ export class Pod {
     private readonly mcp: McpSupervisor,
     /** Runs the `bash` tool's commands; absent when the tool is off. */
     private readonly shell: Shell | undefined,
+    /** The model's plan (`todo_write`), restored with the session and carried through compaction. */
+    private readonly planBook: PlanBook,
   ) {}
 
   /** Loads the manifest cascade from `cwd` and builds the Pod it describes. */
@@ -154,7 +166,9 @@ export class Pod {
       ...(options.overrides !== undefined && { overrides: options.overrides }),
       ...(options.projectTrust !== undefined && { projectTrust: options.projectTrust }),
     });
-    const fs = await ScopedFs.create(manifest.scope, { allowHardLinks: manifest.scope.hardLinks });
+    const fs = await ScopedFs.create(options.child?.scope ?? manifest.scope, {
+      allowHardLinks: manifest.scope.hardLinks,
+    });
     const client = options.client ?? clientForModel(manifest.model, env);
     const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
     const { shell, warnings: shellWarnings } = await openShell(manifest, options.cwd, env);
@@ -175,7 +189,6 @@ export class Pod {
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
-    const tools = [...podTools(fs, manifest, state.readTracker, shell), ...(options.tools ?? [])];
     const blobStore = options.blobStore ?? new FsBlobStore(path.join(dataDir, "blobs"));
     // The user's key, kept outside the project, seals and verifies every line of the session log.
     const sessionStore =
@@ -186,6 +199,29 @@ export class Pod {
       });
     // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
     const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", sessionStore);
+    const plan = new PlanBook(opened.restored?.plan);
+    const skills = await discoverSkills(manifest.projectRoot, env);
+    // A skill folder that cannot be read is told where the manifest's own warnings are.
+    manifest.warnings.push(...skills.warnings);
+    const taskLimits = options.taskLimits ?? DEFAULT_TASK_LIMITS;
+    const delegates = (options.child?.depth ?? 0) < taskLimits.maxDepth;
+    const tasks = createTaskParent({
+      options,
+      manifest,
+      sessionStore,
+      limits: taskLimits,
+      create: Pod.create,
+      emit: (event) => hub?.emit(event),
+    });
+    const tools = [
+      ...podTools(fs, manifest, state.readTracker, {
+        ...(shell !== undefined && { shell }),
+        plan,
+        skills: skills.skills,
+        ...(delegates && { tasks }),
+      }),
+      ...(options.tools ?? []),
+    ];
     // The policy measured for a Worker with a BlobStore (see BLOB_STORE_PRUNE_OPTIONS).
     const prune = pruneInterceptor({
       ...BLOB_STORE_PRUNE_OPTIONS,
@@ -203,6 +239,7 @@ export class Pod {
       // As the Worker lists them (inspect first): what a compaction sends before any request did.
       toolDefinitions: [createInspectTool(blobStore), ...tools].map((t) => toolDefinition(t)),
       emit: (event) => hub?.emit(event),
+      plan,
     });
     const worker = new Worker({
       client,
@@ -215,6 +252,7 @@ export class Pod {
         prune,
         session.afterPrune,
         podInterceptor(state),
+        planInterceptor(plan),
         state.approvals.verdictInterceptor(),
       ],
       hooks,
@@ -229,15 +267,19 @@ export class Pod {
     hub = new PodEventHub(worker);
     session.attach(worker);
     hub.on("alert", (alert) => session.recordAlert(alert));
+    plan.onChange((current) => hub?.emit({ type: "plan_changed", plan: current }));
+    for (const message of skills.warnings)
+      hub.emit({ type: "alert", level: "warn", message, source: "skills" });
     // Last, once alerts have somewhere to go; the servers start alongside the first request.
-    const mcp = new McpSupervisor(manifest.mcp, {
+    // A sub-agent works with the Pod's own tools only: it starts no servers of its own.
+    const mcp = new McpSupervisor(options.child === undefined ? manifest.mcp : [], {
       tools: worker,
       disabledTools: manifest.tools.disable,
       env,
       alert: (alert) => hub?.emit({ type: "alert", ...alert }),
     });
     await mcp.start();
-    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp, shell);
+    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp, shell, plan);
   }
 
   get history(): readonly Item[] {
@@ -266,6 +308,11 @@ export class Pod {
   /** The sessions of this Pod's project (of its session store), oldest first. */
   listSessions(): Promise<StoredSessionInfo[]> {
     return this.session.listSessions();
+  }
+
+  /** The model's latest plan (`todo_write`), restored with the session; a `plan_changed` event follows each new one. */
+  get plan(): Plan | undefined {
+    return this.planBook.current;
   }
 
   /** The request a paused run waits on, if any. */

@@ -1,5 +1,6 @@
 import type { ScriptedBlock } from "@yoake/llm-worker/testing";
 import type { AnthropicTranscript, SentToolResult } from "./anthropic-transcript.js";
+import { planAndDelegate } from "./plan-and-delegate-step.js";
 
 /** What a step may ask of the model that plays it. */
 export interface StepContext {
@@ -209,7 +210,7 @@ const finished: Step = () => [
 ];
 
 /** The steps in order: step n answers the n-th prompt. */
-export const DEMO_STEPS: readonly Step[] = [explain, fix, failures, wrapUp, tests];
+export const DEMO_STEPS: readonly Step[] = [explain, fix, failures, wrapUp, tests, planAndDelegate];
 
 /** The step for the `promptCount`-th prompt (past the script: a closing remark). */
 export function stepFor(promptCount: number): Step {

@@ -1,6 +1,7 @@
 import type { RecordedRequest, ScriptedBlock, ScriptedResponse } from "@yoake/llm-worker/testing";
 import { type AnthropicTranscript, readAnthropicTranscript } from "./anthropic-transcript.js";
 import { stepFor } from "./demo-steps.js";
+import { isSubAgentRequest, subAgent } from "./plan-and-delegate-step.js";
 
 /** The model id the demo configures; the mock answers as it. */
 export const DEMO_MODEL_ID = "yoake-demo-scripted";
@@ -47,7 +48,9 @@ export class ScriptedDemoModel {
     const number = ++this.requestCount;
     const transcript = readAnthropicTranscript(request.body);
     this.notePrunes(transcript, number);
-    const blocks = stepFor(transcript.prompts.length)({
+    // A sub-agent's requests carry its own conversation: its task, not the tour's prompts.
+    const step = isSubAgentRequest(transcript) ? subAgent : stepFor(transcript.prompts.length);
+    const blocks = step({
       transcript,
       call: (key, name, args) => this.call(number, key, name, args),
       result: (key) => {

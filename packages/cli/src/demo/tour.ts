@@ -9,6 +9,7 @@ export const DEMO_PROMPTS = [
   "How many requests failed according to the log, and why?",
   "Check the fix once more, then sum up.",
   "Now run the project's tests, and fix what fails.",
+  "Plan it, and have a sub-agent count the failures per language.",
 ] as const;
 
 /** Says plainly what the demo is, before anything else is shown. */

@@ -1,12 +1,12 @@
 import type { Unsubscribe } from "@yoake/llm-worker";
-import type { Pod } from "@yoake/pod";
+import { formatPlan, type Pod } from "@yoake/pod";
 import { fallbackLabel } from "../fallback-label.js";
 import type { OutputStream } from "../io.js";
 import { retryLabel } from "../retry-label.js";
 import { toolCallLabel } from "../tool-call-label.js";
 
 export interface ProgressOptions {
-  /** A line per tool call as it starts. */
+  /** A line per tool call as it starts, and the plan each time the model writes it. */
   tools: boolean;
   /** Info alerts too (warnings and errors are always shown). */
   info: boolean;
@@ -28,10 +28,19 @@ export function reportProgress(pod: Pod, stderr: OutputStream, options: Progress
     // Always: another model answers from here on, at the price of a cold cache.
     pod.on("fallback", (event) => stderr.write(`yoake: warn: ${fallbackLabel(event)}\n`)),
   ];
-  if (options.tools)
+  if (options.tools) {
     offs.push(pod.on("tool_start", (event) => stderr.write(`· ${toolCallLabel(event.call)}\n`)));
+    offs.push(pod.on("plan_changed", ({ plan }) => stderr.write(`${indent(formatPlan(plan))}\n`)));
+    offs.push(
+      pod.on("subagent", (event) => {
+        if (event.state === "tool") stderr.write(`  ↳ ${event.description}: ${event.tool}\n`);
+      }),
+    );
+  }
   if (options.retries) offs.push(pod.on("retry", (event) => stderr.write(`yoake: ${retryLabel(event)}\n`)));
   return () => {
     for (const off of offs) off();
   };
 }
+
+const indent = (text: string): string => text.replace(/^/gm, "  ");

@@ -1,8 +1,10 @@
 import type { ImagePart, Item } from "@yoake/llm-worker";
 import type {
+  EffortLevel,
   ModelPrices,
   PermissionDecision,
   PermissionRequest,
+  Plan,
   PodEvent,
   PodRunResult,
   Segment,
@@ -91,11 +93,20 @@ export interface PodLike {
    * line) are shown as alerts when the UI opens.
    */
   readonly restored?: { readonly warnings: readonly string[] };
+  /** The model's plan as the session left it (a continued session): shown above the input. */
+  readonly plan?: Plan;
   /** The request a paused run waits on (a restored session can start so): the UI shows its prompt at once. */
   readonly pendingPermission?: PermissionRequest;
   /** Cancels the running turn when the signal cannot reach it (a Pod in another process). */
   cancel?(): unknown;
-  readonly manifest?: { readonly projectRoot: string; readonly model: ModelSummary };
+  readonly manifest?: {
+    readonly projectRoot: string;
+    readonly model: ModelSummary;
+    /** `effort`: shown in the status bar. */
+    readonly generation?: { readonly effort?: string };
+  };
+  /** Sets the effort level for the next runs; without it, `/effort` says to restart with `--effort`. */
+  setEffort?(level: EffortLevel): Promise<void>;
   /** Where the `@` picker lists files from; without it, the local disk below the project root. */
   readonly fs?: FileTree;
   /** Summarizes the conversation and continues in a new session; the signal cancels it (Esc). */

@@ -1,4 +1,5 @@
 import { render } from "ink";
+import { type CustomSlashCommand, setCustomSlashCommands } from "./commands/slash-commands.js";
 import { App } from "./components/app.js";
 import { listProjectFiles, localFileTree } from "./files/project-files.js";
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from "./input/key-stream.js";
@@ -14,6 +15,8 @@ export interface InteractiveOptions {
    * project root when known, else this, else the working directory.
    */
   cwd?: string;
+  /** Custom slash commands (`.yoake/commands/`, the user's): completed, listed in `/help`, expanded when sent. */
+  customCommands?: readonly CustomSlashCommand[];
   /** Earlier inputs, oldest first, for Up. */
   inputHistory?: readonly string[];
   /** For tests and embedding; default the process's own. */
@@ -28,6 +31,7 @@ export interface InteractiveOptions {
  */
 export async function runInteractive(options: InteractiveOptions): Promise<void> {
   const { pod } = options;
+  setCustomSlashCommands(options.customCommands ?? []);
   const stdout = options.stdout ?? process.stdout;
   // Pasted text is then marked as such, so a paste ending in a line break is not sent.
   const bracketedPaste = stdout.isTTY === true;

@@ -2,10 +2,10 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PNG_BYTES } from "../../test/support/test-images.js";
 import { ScopedFs } from "../scope/scoped-fs.js";
 import { IMAGE_LIMIT_BYTES, sniffImageType } from "./image-file.js";
 import { resolveFileRef } from "./resolver.js";
-import { PNG_BYTES } from "./test-images.js";
 
 describe("sniffImageType", () => {
   it.each([

@@ -1,5 +1,7 @@
 import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
+import { type EffortLevel, reasoningForEffort } from "../effort/effort.js";
 import type { Scope } from "../scope/rules.js";
+import type { WebSettings } from "../web/web-settings.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -46,6 +48,11 @@ export interface GenerationSettings {
   temperature?: number;
   topP?: number;
   reasoning?: ReasoningConfig;
+  /**
+   * `generation.effort` (`--effort`): already turned into `reasoning` for the model's scheme (see
+   * `reasoningForEffort`), kept to show and to record in the session. Providers never read it.
+   */
+  effort?: EffortLevel;
 }
 
 export interface Instructions {
@@ -131,6 +138,8 @@ export interface Manifest {
   scope: Scope & { hardLinks: boolean };
   tools: ToolSettings;
   limits: Limits;
+  /** `[web]`: what `web_fetch` may reach. */
+  web: WebSettings;
   /** `[[hooks]]` of every layer, lowest layer first. */
   hooks: HookSpec[];
   /** `[shell]`: the `bash` tool's sandbox and approvals. */
@@ -174,6 +183,11 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
     if (reasoningTable.budget_tokens !== undefined)
       generation.reasoning.budgetTokens = reasoningTable.budget_tokens;
   }
+  // An effort level replaces the reasoning table: it is the simpler setting, and `--effort` sets it.
+  if (generationTable.effort !== undefined) {
+    generation.effort = generationTable.effort;
+    generation.reasoning = reasoningForEffort(generationTable.effort, model.scheme);
+  }
   if (
     generation.maxOutputTokens !== undefined &&
     model.maxOutputTokens !== undefined &&
@@ -210,6 +224,10 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
     limits: {
       turns: merged.limits?.turns ?? DEFAULT_TURNS,
       toolOutputBytes: merged.limits?.tool_output_bytes ?? DEFAULT_TOOL_OUTPUT_BYTES,
+    },
+    web: {
+      allowHosts: merged.web?.allow_hosts ?? [],
+      allowLocal: merged.web?.allow_local ?? false,
     },
     hooks: (merged.hooks ?? []).map(
       (hook): HookSpec => ({

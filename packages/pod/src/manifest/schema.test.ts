@@ -66,7 +66,7 @@ describe("validateLayer", () => {
       `${FILE}: limits.turn: unknown key; expected one of: turns, tool_output_bytes`,
     ]);
     expect(problems("[modle]\nref = 'x/y'")).toEqual([
-      `${FILE}: modle: unknown key; expected one of: model, instructions, generation, scope, tools, limits, hooks, mcp, shell`,
+      `${FILE}: modle: unknown key; expected one of: model, instructions, generation, scope, tools, limits, web, hooks, mcp, shell`,
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { SchemeName } from "@yoake/llm-worker";
 import { z } from "zod";
+import { EFFORT_LEVELS } from "../effort/effort.js";
 import type { ManifestIssue } from "./manifest-error.js";
 import { envNameSchema, mcpServersSchema } from "./mcp-schema.js";
 
@@ -143,6 +144,8 @@ export const manifestLayerSchema = z
             budget_tokens: positiveInteger,
           })
           .partial(),
+        /** How hard the model thinks, mapped per scheme (`--effort`); replaces `reasoning`. */
+        effort: z.enum(EFFORT_LEVELS),
       })
       .partial(),
     scope: z
@@ -164,6 +167,15 @@ export const manifestLayerSchema = z
       })
       .partial(),
     limits: z.strictObject({ turns: positiveInteger, tool_output_bytes: positiveInteger }).partial(),
+    /** `web_fetch`'s reach; a project layer widens it only when trusted. */
+    web: z
+      .strictObject({
+        /** Hosts `web_fetch` may fetch (`example.com`, `*.example.com`, `*`). */
+        allow_hosts: z.array(z.string().min(1)),
+        /** Also local network addresses (loopback, private, link-local). */
+        allow_local: z.boolean(),
+      })
+      .partial(),
     /** `[[hooks]]`: shell commands at points of a run; every layer adds its own (a union). */
     hooks: z.array(hookSchema),
     /** `[[mcp]]`: MCP servers started with the Pod; every layer adds, a same-named entry replaces. */

@@ -61,6 +61,12 @@ export async function openPodSession(
         warnings.push(
           `session ${restored.sessionId} began with ${was.scheme}/${was.id}; it continues with ${manifest.model.scheme}/${manifest.model.id}`,
         );
+      const effortWas = (restored.start.config.generation as { effort?: string } | undefined)?.effort;
+      const effortNow = manifest.generation.effort;
+      if (effortWas !== effortNow)
+        warnings.push(
+          `session ${restored.sessionId} began with effort ${effortWas ?? "default"}; it continues with effort ${effortNow ?? "default"}`,
+        );
       return { sessionId: restored.sessionId, log: opened.writer, restored, warnings };
     }
     if (!listed.some((session) => session.id === next)) {

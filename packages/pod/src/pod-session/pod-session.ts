@@ -73,6 +73,10 @@ export class PodSession {
           };
     for (const message of opened.warnings)
       this.#recorder.append({ type: "alert", level: "warn", message, source: "session" });
+    // Each plan the model writes is logged as it is kept; the tool result that follows is synced with it.
+    context.plan?.onChange((plan) => {
+      if (!this.#closed) this.#recorder.append({ type: "plan", plan });
+    });
 
     this.first = {
       name: "session",

@@ -8,6 +8,7 @@ import {
   type PruneInterceptor,
   type Request,
   sumItemTokens,
+  systemMessage,
   type ToolDefinition,
   type Usage,
   type Worker,
@@ -22,6 +23,7 @@ import {
 import { frameSummary, SUMMARY_HEADING } from "../compaction/summary-prompt.js";
 import { requestSummary } from "../compaction/summary-request.js";
 import type { Manifest } from "../manifest/resolve.js";
+import { type PlanBook, planNote } from "../plan/plan.js";
 import type { PodOwnEvent } from "../pod-events.js";
 import type { ScopedFs } from "../scope/scoped-fs.js";
 import { compactionSummaryItem } from "../session/restore.js";
@@ -49,6 +51,8 @@ export interface PodSessionContext {
   toolDefinitions: readonly ToolDefinition[];
   /** Delivers an event to the Pod's listeners. */
   emit(event: PodOwnEvent): void;
+  /** The model's plan: carried into the session a compaction starts. */
+  plan?: PlanBook;
 }
 
 /**
@@ -226,11 +230,18 @@ export class SessionCompactor {
         budgetBytes: compaction.rereadBytes,
         maxFileBytes: manifest.limits.toolOutputBytes,
       }).catch(() => ({ items: [], paths: [], skipped: [] }));
-      const items: Item[] = [compactionSummaryItem(summary), ...reread.items];
+      // The plan goes on whole (done steps too, so they are not done again) right after the summary.
+      const plan = this.#context.plan?.current;
+      const items: Item[] = [
+        compactionSummaryItem(summary),
+        ...(plan === undefined ? [] : [systemMessage(planNote(plan))]),
+        ...reread.items,
+      ];
       worker.replaceHistory(items);
       if (mode.request !== undefined) mode.request.items = [...items];
-      // The summary is in the new log as its `compaction` entry; the files follow as items.
+      // The summary is in the new log as its `compaction` entry; the plan and the files follow.
       this.#recorder.switchTo(next, 1);
+      if (plan !== undefined) this.#recorder.append({ type: "plan", plan });
       await this.#recorder.sync();
       prune.pruner.reset();
       this.#usageStale = true;

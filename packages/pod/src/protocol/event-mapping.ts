@@ -111,6 +111,12 @@ export function toWireEvent(event: PodEvent, history: () => readonly Item[]): Wi
             auto: event.auto,
           }
         : { event: "history", reason: "notify", items: [...history()] };
+    case "plan_changed":
+      return { event: "plan", plan: event.plan };
+    case "subagent": {
+      const { type: _type, ...activity } = event;
+      return { event: "subagent", ...activity };
+    }
     default: {
       const unmapped: never = event;
       return unmapped;

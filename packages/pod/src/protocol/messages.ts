@@ -14,9 +14,11 @@ import type { Item, SchemeName, StopReason, Usage } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { DiffPreview, PermissionDecision, PermissionRequest } from "../approval/permission.js";
 import type { Segment } from "../file-ref/segments.js";
+import { type Plan, planSchema } from "../plan/plan.js";
 import type { CompactionResult } from "../pod-session/compaction-result.js";
 import type { PodStatus } from "../pod-status.js";
 import { itemSchema, schemeSchema } from "../session/item-schema.js";
+import type { SubagentActivity } from "../subagents/task-tool.js";
 
 /** Sent by the client in `hello`; a Pod refuses a client speaking another version. */
 export const PROTOCOL_VERSION = 1;
@@ -380,11 +382,17 @@ export type WireEvent =
    * whole of it. A compaction also names the new session (`auto`: the Pod compacted on its own).
    */
   | { event: "history"; reason: "notify" | "compact"; items: Item[]; sessionId?: string; auto?: boolean }
+  /** The model wrote its plan (`todo_write`): the whole plan as kept. */
+  | { event: "plan"; plan: Plan }
+  /** What the sub-agent of `task` call `callId` does: started, a tool call, ended. */
+  | ({ event: "subagent"; callId: string; description: string } & SubagentActivity)
   /** The Pod is shutting down; the connection closes next. */
   | { event: "shutdown"; reason: string };
 
 export type WireEventName = WireEvent["event"];
 export type WireEventOf<E extends WireEventName> = Extract<WireEvent, { event: E }>;
+
+const SUBAGENT = { event: z.literal("subagent"), callId: z.string(), description: z.string() } as const;
 
 export const wireEventSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("run_start"), input: z.string() }),
@@ -469,6 +477,16 @@ export const wireEventSchema = z.discriminatedUnion("event", [
     sessionId: z.string().optional(),
     auto: z.boolean().optional(),
   }),
+  z.object({ event: z.literal("plan"), plan: planSchema }),
+  z.discriminatedUnion("state", [
+    z.object({ ...SUBAGENT, state: z.literal("started"), sessionId: z.string() }),
+    z.object({ ...SUBAGENT, state: z.literal("tool"), tool: z.string() }),
+    z.object({
+      ...SUBAGENT,
+      state: z.literal("ended"),
+      status: z.enum(["finished", "paused", "cancelled", "failed"]),
+    }),
+  ]),
   z.object({ event: z.literal("shutdown"), reason: z.string() }),
 ]) satisfies z.ZodType<WireEvent>;
 

@@ -1,5 +1,6 @@
 import { type Item, isBlobId } from "@yoake/llm-worker";
 import { z } from "zod";
+import { planSchema } from "../plan/plan.js";
 import { itemSchema, schemeSchema } from "./item-schema.js";
 
 /**
@@ -158,6 +159,12 @@ const prunedSchema = z.object({
   callIds: z.array(z.string()),
 });
 
+/** The model wrote its plan (`todo_write`), or a compaction carried it into this session: the latest is the plan. */
+const planEntrySchema = z.object({
+  type: z.literal("plan"),
+  plan: planSchema,
+});
+
 /** Every entry, without the `seq` / `ts` / `prev` header the log adds. */
 export const entryBodySchema = z.discriminatedUnion("type", [
   sessionStartSchema,
@@ -172,6 +179,7 @@ export const entryBodySchema = z.discriminatedUnion("type", [
   runEndSchema,
   compactionSchema,
   prunedSchema,
+  planEntrySchema,
 ]);
 
 /** What `SessionLog.append` takes: any entry but `session_start`, which only `create` writes. */

@@ -1,4 +1,5 @@
 import { addUsage, type Item, type ToolCallItem, type Usage, userMessage } from "@yoake/llm-worker";
+import type { Plan } from "../plan/plan.js";
 import type { SessionKey } from "./chain.js";
 import type { EntryOf, LogEntry } from "./entry.js";
 import { readSessionLog } from "./read.js";
@@ -39,6 +40,8 @@ export interface RestoredSession {
   previousSessionId?: string;
   /** The session this one was compacted into: the conversation goes on there. */
   continuedIn?: string;
+  /** The latest plan (`todo_write`), if the model wrote one. */
+  plan?: Plan;
   /** Number of entries read. */
   entryCount: number;
 }
@@ -64,6 +67,7 @@ export function restoreSession(entries: readonly LogEntry[]): RestoredSession {
   let requests = 0;
   let lastRun: LastRun = { state: "none" };
   let continuedIn: string | undefined;
+  let plan: Plan | undefined;
 
   for (const entry of entries) {
     switch (entry.type) {
@@ -110,6 +114,9 @@ export function restoreSession(entries: readonly LogEntry[]): RestoredSession {
             ? { state: "finished" }
             : { state: "failed", ...(entry.message === undefined ? {} : { message: entry.message }) };
         break;
+      case "plan":
+        plan = entry.plan;
+        break;
       case "session_start":
       case "user_input":
       case "alert":
@@ -128,6 +135,7 @@ export function restoreSession(entries: readonly LogEntry[]): RestoredSession {
     requests,
     ...(start.previous === undefined ? {} : { previousSessionId: start.previous.sessionId }),
     ...(continuedIn === undefined ? {} : { continuedIn }),
+    ...(plan === undefined ? {} : { plan }),
     entryCount: entries.length,
   };
 }

@@ -9,9 +9,11 @@ import { InputBox, maxInputRows } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
 import { PermissionPrompt } from "./permission-prompt.js";
+import { PlanPanel } from "./plan-panel.js";
 import { QueuedPrompts } from "./queued-prompts.js";
 import { SessionPicker } from "./session-picker.js";
 import { StatusBar } from "./status-bar.js";
+import { SubagentPanel } from "./subagent-panel.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 export interface AppProps {
@@ -76,6 +78,8 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             onCancel={() => void controller.pickSession(undefined)}
           />
         )}
+        {!leaving && <SubagentPanel pod={pod} />}
+        {!leaving && <PlanPanel pod={pod} />}
         <InputBox
           isActive={!leaving && permission === undefined && state.sessionPicker === undefined}
           onSubmit={(text) => {
@@ -95,6 +99,9 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             usage={state.usage}
             {...(state.runStartedAt !== undefined && { runStartedAt: state.runStartedAt })}
             {...(pod.manifest?.model !== undefined && { model: pod.manifest.model })}
+            {...(pod.manifest?.generation?.effort !== undefined && {
+              effort: pod.manifest.generation.effort,
+            })}
           />
         )}
       </Box>

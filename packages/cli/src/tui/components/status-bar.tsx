@@ -11,10 +11,12 @@ export interface StatusBarProps {
   runStartedAt?: number;
   usage: SessionUsage;
   model?: ModelSummary;
+  /** The effort level (`--effort`, `/effort`), when one is set. */
+  effort?: string;
 }
 
 /** One line under the input: what the session is doing, the model, tokens and cost so far. */
-export function StatusBar({ activity, runStartedAt, usage, model }: StatusBarProps) {
+export function StatusBar({ activity, runStartedAt, usage, model, effort }: StatusBarProps) {
   const now = useNow(activity === "running");
   return (
     <Box justifyContent="space-between">
@@ -22,7 +24,7 @@ export function StatusBar({ activity, runStartedAt, usage, model }: StatusBarPro
         activity={activity}
         elapsedMs={runStartedAt === undefined ? undefined : now - runStartedAt}
       />
-      <Text dimColor>{usageLine(usage, model)}</Text>
+      <Text dimColor>{usageLine(usage, model, effort)}</Text>
     </Box>
   );
 }
@@ -45,11 +47,12 @@ function ActivityText({ activity, elapsedMs }: { activity: Activity; elapsedMs: 
   }
 }
 
-/** `claude-sonnet-4-5 · 12.3k in (9.1k cached) · 456 out · $0.0123 · 6% of context`. */
-export function usageLine(usage: SessionUsage, model: ModelSummary | undefined): string {
+/** `claude-sonnet-4-5 · effort high · 12.3k in (9.1k cached) · 456 out · $0.0123 · 6% of context`. */
+export function usageLine(usage: SessionUsage, model: ModelSummary | undefined, effort?: string): string {
   const total = sessionTotal(usage);
   const parts: string[] = [];
   if (model !== undefined) parts.push(model.ref ?? model.id);
+  if (effort !== undefined) parts.push(`effort ${effort}`);
   const input = total.inputTokens ?? 0;
   const cached = total.cacheReadInputTokens ?? 0;
   parts.push(`${formatTokens(input)} in${cached > 0 ? ` (${formatTokens(cached)} cached)` : ""}`);

@@ -1,7 +1,12 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker";
-import { type PermissionDecision, parseSegments } from "@yoake/pod";
-import { helpText, type ParsedCommand, parseSlashCommand } from "../commands/slash-commands.js";
+import { EFFORT_LEVELS, isEffortLevel, type PermissionDecision, parseSegments } from "@yoake/pod";
+import {
+  customSlashCommand,
+  helpText,
+  type ParsedCommand,
+  parseSlashCommand,
+} from "../commands/slash-commands.js";
 import { mayNameImagePath, takePastedImages } from "../input/pasted-images.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
 import { displayUserText } from "../state/history-entries.js";
@@ -59,6 +64,11 @@ export class SessionController {
       this.notice("muted", `› ${text.trim()}`);
       return this.command(command);
     }
+    return this.prompt(text);
+  }
+
+  /** A prompt for the Pod now, or (while a turn runs) once the turns before it have ended. */
+  private async prompt(text: string): Promise<void> {
     if (text.trim() === "") return;
     // Also while a cancelled run is still returning (its log being written): it goes right after.
     if (this.running !== undefined || this.queued.length > 0) {
@@ -184,6 +194,8 @@ export class SessionController {
           return this.quit();
         case "model":
           return await this.model(argument);
+        case "effort":
+          return await this.effort(argument);
         case "compact":
           return await this.compact();
         case "sessions":
@@ -194,8 +206,11 @@ export class SessionController {
           return await this.resume(argument);
         case "clear":
           return await this.clear();
-        default:
+        default: {
+          const custom = customSlashCommand(name);
+          if (custom !== undefined) return await this.prompt(custom.expand(argument));
           return this.notice("error", `Unknown command /${name}. /help lists the commands.`);
+        }
       }
     } catch (error) {
       this.notice("error", `/${name} failed: ${errorMessage(error)}`);
@@ -214,6 +229,21 @@ export class SessionController {
     if (this.refuseWhileRunning("/model")) return;
     await this.pod.setModel(ref);
     this.notice("success", `Model: ${ref}`);
+  }
+
+  private async effort(level: string): Promise<void> {
+    const current = this.pod.manifest?.generation?.effort ?? "the model's default";
+    if (level === "") return this.notice("info", `Effort: ${current}`);
+    if (!isEffortLevel(level))
+      return this.notice("error", `Unknown effort "${level}": use ${EFFORT_LEVELS.join(", ")}.`);
+    if (this.pod.setEffort === undefined)
+      return this.notice(
+        "warn",
+        `This Pod cannot change effort while it runs. Start yoake again with --effort ${level}.`,
+      );
+    if (this.refuseWhileRunning("/effort")) return;
+    await this.pod.setEffort(level);
+    this.notice("success", `Effort: ${level}`);
   }
 
   private async compact(): Promise<void> {

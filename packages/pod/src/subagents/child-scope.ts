@@ -1,0 +1,15 @@
+import type { Scope, ScopeRule } from "../scope/rules.js";
+
+/**
+ * The scope of a child: the parent's own rules (never more), each write rule made read-only unless
+ * `write` is asked for. Deny rules stay as they are, so what the parent may not touch the child
+ * may not either.
+ */
+export function childScope(parent: Scope, write: boolean): Scope {
+  const readOnly = (rule: ScopeRule): ScopeRule => (write ? { ...rule } : { ...rule, access: "read" });
+  return {
+    root: parent.root,
+    allow: parent.allow.map(readOnly),
+    deny: parent.deny.map((rule) => ({ ...rule })),
+  };
+}
