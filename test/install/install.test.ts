@@ -73,7 +73,12 @@ function yoake(nodeVersion: keyof typeof NODES, ...args: string[]): string[] {
 
 describe("the packed tarballs", () => {
   it("hold the built package and nothing of its tests, fixtures or benchmarks", () => {
-    expect(packed.map((entry) => entry.name)).toEqual(["@yoake/llm-worker", "@yoake/pod", "yoake"]);
+    expect(packed.map((entry) => entry.name)).toEqual([
+      "@yoake/llm-worker",
+      "@yoake/pod",
+      "@yoake/fleet",
+      "yoake",
+    ]);
     for (const entry of packed) {
       expect(entry.files).toContain("dist/index.js");
       expect(entry.files).toContain("dist/index.d.ts");

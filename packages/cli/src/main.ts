@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { EFFORT_LEVELS, type EffortLevel } from "@yoake/pod";
+import type { EffortLevel } from "@yoake/pod";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { AgentCommandOptions } from "./agent-command.js";
 import { CliError, ExitCode } from "./cli-error.js";
@@ -8,6 +8,12 @@ import { addFleetCommands } from "./fleet-commands.js";
 import { OUTPUT_FORMATS } from "./headless/output-format.js";
 import { interruptOnSigint } from "./interrupt.js";
 import { type CliIO, processIO } from "./io.js";
+
+/**
+ * The Pod's levels, written out: importing them would load the whole Pod for `--help`. The type
+ * keeps the two lists in step (a level the Pod does not know fails to compile).
+ */
+const EFFORT_LEVELS: readonly EffortLevel[] = ["low", "medium", "high", "max"];
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
