@@ -5,6 +5,13 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+// A reader that stops early (`yoake --help | head -1`) closes the pipe: that ends the output, not
+// the command with a stack trace.
+process.stdout.on("error", (error) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 const sources = new URL("../src/main.ts", import.meta.url);
 const { main } = existsSync(sources) ? await importSources() : await import("../dist/main.js");
 process.exitCode = await main(process.argv.slice(2));

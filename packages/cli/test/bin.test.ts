@@ -75,6 +75,17 @@ describe("the yoake command as a child process", () => {
       expect(help.stdout).toContain(option);
     expect(help.stdout).toContain("demo");
   });
+
+  it("stops quietly when the reader of its output goes away (yoake --help | head -1)", async () => {
+    fixture = await headlessFixture();
+    const help = await yoake(["--help"], {
+      cwd: fixture.project.dir,
+      env: fixture.env,
+      started: (child) => child.stdout?.destroy(),
+    });
+    expect(help.stderr).toBe("");
+    expect(help.code).toBe(0);
+  });
 });
 
 describe("yoake demo -p", () => {
