@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Durability, SessionLog } from "../src/session/session-log.js";
+import { type Durability, SessionLog } from "../src/session-log/session-log.js";
 import { testConfig, testKey } from "../test/support/session-test-config.js";
 
 const base = process.argv[2] ?? tmpdir();

@@ -1,5 +1,10 @@
-export type { Alert, AlertLevel } from "./alert.js";
-export { previewToolCall } from "./approval/diff-preview.js";
+/**
+ * `@yoake/pod`: what an embedder uses to run Pods. The wire protocol is `@yoake/pod/protocol` (its
+ * client alone, `@yoake/pod/client`); what a session store of its own is built from is
+ * `@yoake/pod/session-log`.
+ */
+
+/** A paused run's approval request, the preview of the change it asks for, and the answers `pod.respond` takes. */
 export type { DiffPreview, PermissionDecision, PermissionRequest } from "./approval/permission.js";
 /** Custom slash commands (`.yoake/commands/*.md`, `<config>/yoake/commands/*.md`): what a UI lists and expands. */
 export {
@@ -8,98 +13,59 @@ export {
   expandCommand,
   loadCustomCommands,
 } from "./commands/custom-commands.js";
+export { CompactionError, type CompactionResult } from "./compaction/compaction-result.js";
+/** Compaction: its settings (`PodOptions.compaction`) and what `pod.compact()` returns or throws. */
 export type { CompactionSettings } from "./compaction/compaction-settings.js";
-export { COMPACTION_INSTRUCTION, SUMMARY_HEADING } from "./compaction/summary-prompt.js";
-export { podDataDir, yoakeStateDir } from "./data-dir.js";
 /** `--effort` / `/effort`: the levels, and what each becomes per scheme. */
 export { EFFORT_LEVELS, type EffortLevel, isEffortLevel, reasoningForEffort } from "./effort/effort.js";
-export {
-  type FileRefFailure,
-  type FileRefResolution,
-  fileRefPlaceholder,
-  flattenSegments,
-  IMAGE_LIMIT_BYTES,
-  imageTooLarge,
-  MAX_LISTED_ENTRIES,
-  parseSegments,
-  resolveFileRef,
-  type Segment,
-  sniffImageType,
-} from "./file-ref/index.js";
-export { BLOCK_EXIT_CODE } from "./hooks/hook-verdict.js";
-export { createShellHooks, type ShellHookContext } from "./hooks/shell-hook.js";
-export {
-  type CatalogueMatch,
-  catalogue,
-  lookupModel,
-  type ModelEntry,
-  type ModelPrices,
-  type ProviderEntry,
-  parseModelRef,
-} from "./manifest/catalogue.js";
-export { DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_LAYER, DEFAULT_PROMPT } from "./manifest/defaults.js";
-export {
-  findProjectRoot,
-  type LoadManifestOptions,
-  loadManifest,
-  PROJECT_DIR,
-  userManifestPath,
-} from "./manifest/load.js";
-export { formatIssue, ManifestError, type ManifestIssue } from "./manifest/manifest-error.js";
-export type { McpServerSpec, McpServerTransport } from "./manifest/mcp-resolve.js";
-export type { McpServerInput } from "./manifest/mcp-schema.js";
+/** Images a client attaches (`PodRunOptions.images`): the size limit and the type from the bytes. */
+export { IMAGE_LIMIT_BYTES, imageTooLarge, sniffImageType } from "./file-ref/image-file.js";
+/** Input with `@<path>` file references: parse it into segments (`pod.run` takes either). */
+export { parseSegments, type Segment } from "./file-ref/segments.js";
+/** A model's prices in the catalogue (USD per million tokens), for a cost shown to the user. */
+export type { ModelPrices } from "./manifest/catalogue.js";
+/** The manifest cascade alone: load it, find the project root it starts from. */
+export { findProjectRoot, type LoadManifestOptions, loadManifest } from "./manifest/load.js";
+/** A manifest that cannot be used: every problem, with file, key and what was expected. */
+export { ManifestError, type ManifestIssue } from "./manifest/manifest-error.js";
+/** Command-line `key=value` assignments as a manifest layer (values read as TOML). */
 export { parseOverrideAssignments } from "./manifest/overrides.js";
+/** A project manifest asking for more than the safe defaults, untrusted (`projectTrust`), and what it asks. */
 export { ProjectTrustError } from "./manifest/project-trust-error.js";
-export type {
-  GenerationSettings,
-  HookEvent,
-  HookSpec,
-  Instructions,
-  Limits,
-  Manifest,
-  ManifestLayerInfo,
-  ResolvedModel,
-  ShellSettings,
-  ToolSettings,
-} from "./manifest/resolve.js";
-export {
-  HOOK_EVENTS,
-  type HookInput,
-  type ManifestLayer,
-  type ManifestLayerInput,
-  manifestLayerSchema,
-  validateLayer,
-} from "./manifest/schema.js";
+/** The resolved manifest, and the layer an embedder passes as `overrides`. */
+export type { Manifest } from "./manifest/resolve.js";
+export type { ManifestLayerInput } from "./manifest/schema.js";
 export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
 export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
+/** The `[[mcp]]` servers' state (`pod.mcpServers()`). */
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
-export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
 /** The model's plan (`todo_write`): its shape, and the plain-text form the model and a terminal read. */
 export { formatPlan, type Plan, type PlanItem, type PlanStatus } from "./plan/plan.js";
+/** Something the user should know that is not part of the conversation (an `alert` event). */
+export type { Alert, AlertLevel } from "./pod/alert.js";
+/** What a Pod tells its listeners (`pod.on`, `pod.listen`, `pod.events()`): Worker events and the Pod's own. */
+export type { PodEvent, PodEventOf, PodEventType } from "./pod/events.js";
+export type { RestoredSessionInfo } from "./pod/session.js";
+/** `pod.status()`, and what `pod.notify` does with a note. */
+export type { NoteOutcome, NoteRole, PodRunState, PodStatus } from "./pod/status.js";
+/** The Pod: one agent configured by the manifest cascade (`Pod.create`), and its run options and results. */
 export { Pod, type PodOptions, type PodRunOptions, type PodRunResult } from "./pod.js";
-export { clientForModel } from "./pod-client.js";
-export type { PodEvent, PodEventOf, PodEventType, PodOwnEvent } from "./pod-events.js";
-export { CompactionError, type CompactionResult } from "./pod-session/compaction-result.js";
-export type { SessionChoice } from "./pod-session/open-pod-session.js";
-export type { RestoredSessionInfo } from "./pod-session/pod-session.js";
-export type { NoteOutcome, NoteRole, PodRunState, PodStatus } from "./pod-status.js";
-export * from "./protocol/index.js";
-export { isCaseInsensitiveAt } from "./scope/case-sensitivity.js";
-export type { Access, RuleKind, Scope, ScopeRule } from "./scope/rules.js";
-export { ScopeError, type ScopeRefusal } from "./scope/scope-error.js";
-export {
-  type DirEntry,
-  type EntryType,
-  type FileInfo,
-  type FilePrefix,
-  type ReadableFile,
-  type ScopeDecision,
-  ScopedFs,
-  type ScopedFsOptions,
-} from "./scope/scoped-fs.js";
-export * from "./session/index.js";
-export * from "./session-store/index.js";
-/** The shell tools' names, and why a command waits for approval (`PermissionRequest.command`). */
-export { BASH_OUTPUT_TOOL_NAME, BASH_TOOL_NAME } from "./shell/bash-tool.js";
-export type { CommandAsk } from "./shell/command-approval.js";
-export * from "./tools/index.js";
+/** Which session a Pod writes (`PodOptions.session`), and how a continued one had left off. */
+export type { SessionChoice } from "./restore/open-pod-session.js";
+/** The scope and the only file system the Pod's tools use: `ScopedFs`, and the error that names the rule refusing. */
+export type { Access, Scope, ScopeRule } from "./scope/rules.js";
+export { ScopeError } from "./scope/scope-error.js";
+export { ScopedFs, type ScopedFsOptions } from "./scope/scoped-fs.js";
+export { FileSessionStore } from "./session-log/file-session-store.js";
+/** The user's session key, which seals every log line (for a `FileSessionStore` or a store of your own). */
+export { loadSessionKey } from "./session-log/session-key.js";
+/** When a log entry counts as written (`PodOptions.sessionDurability`). */
+export type { Durability } from "./session-log/session-log.js";
+/** A session that cannot be opened or written (not found, ambiguous, locked, tampered, ...). */
+export { SessionLogError, type SessionLogErrorKind } from "./session-log/session-log-error.js";
+/** Where session logs are kept (`PodOptions.sessionStore`): the contract, and the project's files (the default). */
+export type { OpenedStoredSession, SessionStore, StoredSessionInfo } from "./session-log/session-store.js";
+/** A session file of the project (`Pod.listSessions`). */
+export type { SessionInfo } from "./session-log/sessions.js";
+/** The file tools (`read_file`, `write_file`, `edit_file`, `glob`, `grep`) over a `ScopedFs`, for a Worker of your own. */
+export { createFileTools, type FileToolsOptions } from "./tools/index.js";

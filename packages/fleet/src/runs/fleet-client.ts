@@ -1,4 +1,4 @@
-import type { LogEntry } from "@yoake/pod";
+import type { LogEntry } from "@yoake/pod/session-log";
 import pg from "pg";
 import { v7 as newRunId } from "uuid";
 import { FleetDatabase } from "../database/fleet-database.js";

@@ -13,7 +13,7 @@ import {
   type StoredSessionInfo,
   sealFirstLines,
   verifyLogLine,
-} from "@yoake/pod";
+} from "@yoake/pod/session-log";
 import { v7 as newSessionId } from "uuid";
 import { type FleetDatabase, redactUrl } from "../database/fleet-database.js";
 import { DEFAULT_LEASE_MS, PostgresSessionWriter } from "./postgres-session-writer.js";

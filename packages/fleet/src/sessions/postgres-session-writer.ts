@@ -7,7 +7,7 @@ import {
   SessionLogError,
   type SessionWriter,
   sealEntry,
-} from "@yoake/pod";
+} from "@yoake/pod/session-log";
 import type pg from "pg";
 import { isTransient } from "./transient.js";
 

@@ -1,7 +1,7 @@
 // A writer in its own process for the racing test: opens a session, says "opened", appends one
 // entry when it reads "go" on stdin, prints what happened as one JSON line, and exits.
 import { createInterface } from "node:readline";
-import { SessionKey, SessionLogError } from "@yoake/pod";
+import { SessionKey, SessionLogError } from "@yoake/pod/session-log";
 import { FleetDatabase } from "../../src/database/fleet-database.js";
 import { PostgresSessionStore } from "../../src/sessions/postgres-session-store.js";
 

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { userConfigPath } from "../manifest/user-config-dir.js";
 import { parseFrontMatter, stringField } from "../markdown/front-matter.js";
-import { userConfigPath } from "../user-config-dir.js";
 
 /**
  * A custom slash command: `<name>.md` in the project's `.yoake/commands/` or the user's

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Hook } from "@yoake/llm-worker";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Alert } from "../alert.js";
 import type { HookEvent, HookSpec } from "../manifest/resolve.js";
+import type { Alert } from "../pod/alert.js";
 import { createShellHooks } from "./shell-hook.js";
 
 let dir: string;

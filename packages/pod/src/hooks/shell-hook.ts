@@ -1,9 +1,9 @@
 import { type Hook, systemMessage } from "@yoake/llm-worker";
-import type { Alert } from "../alert.js";
 import type { HookSpec } from "../manifest/resolve.js";
-import { withoutSecrets } from "../secret-env.js";
+import type { Alert } from "../pod/alert.js";
 import { type HookVerdict, verdictOf } from "./hook-verdict.js";
 import { runHookCommand } from "./run-command.js";
+import { withoutSecrets } from "./secret-env.js";
 import { compileToolMatcher } from "./tool-matcher.js";
 
 /** What the shell hooks of one Pod share. */

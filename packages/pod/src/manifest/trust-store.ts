@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { yoakeStateDir } from "../data-dir.js";
+import { yoakeStateDir } from "./data-dir.js";
 
 /** The user's answer about one project manifest. */
 export type TrustDecision = "trusted" | "distrusted";

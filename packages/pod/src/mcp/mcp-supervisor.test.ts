@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 import type { Tool } from "@yoake/llm-worker";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EVERYTHING_ENTRY, eventually, serverPids } from "../../test/support/mcp-test-servers.js";
-import type { Alert } from "../alert.js";
 import type { McpServerSpec } from "../manifest/mcp-resolve.js";
+import type { Alert } from "../pod/alert.js";
 import { McpSupervisor } from "./mcp-supervisor.js";
 
 /** Exits with an error while `<dir>/broken` exists; waits `<dir>/delay` ms (if present) first. */

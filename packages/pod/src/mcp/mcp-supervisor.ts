@@ -1,6 +1,6 @@
 import { connectMcp } from "@yoake/llm-worker";
-import type { Alert } from "../alert.js";
 import type { McpServerSpec } from "../manifest/mcp-resolve.js";
+import type { Alert } from "../pod/alert.js";
 import type { McpServerStatus } from "./mcp-server-status.js";
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from "./restart-policy.js";
 import { SupervisedServer, type ToolRegistry } from "./supervised-server.js";

@@ -1,7 +1,7 @@
 import type { connectMcp, McpCloseInfo, McpConnection, McpServerConfig, Tool } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker";
-import type { Alert } from "../alert.js";
 import type { McpServerSpec } from "../manifest/mcp-resolve.js";
+import type { Alert } from "../pod/alert.js";
 import type { McpServerState, McpServerStatus } from "./mcp-server-status.js";
 import { type RestartPolicy, restartDelayMs } from "./restart-policy.js";
 

@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { listenerIterator, type Unsubscribe } from "@yoake/llm-worker";
 import type { PermissionDecision } from "../approval/permission.js";
 import { parseSegments, type Segment } from "../file-ref/segments.js";
-import type { NoteRole } from "../pod-status.js";
+import type { NoteRole } from "../pod/status.js";
 import { LineSplitter } from "./line-splitter.js";
 import {
   type MethodName,

@@ -4,7 +4,7 @@
  */
 import type { Item, Response, ToolCall } from "@yoake/llm-worker";
 import { describe, expect, it } from "vitest";
-import type { PodEvent } from "../pod-events.js";
+import type { PodEvent } from "../pod/events.js";
 import { toWireEvent, toWireRunResult } from "./event-mapping.js";
 import { clientRequestSchema, wireEventSchema } from "./messages.js";
 

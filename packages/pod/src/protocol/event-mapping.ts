@@ -1,5 +1,5 @@
 import type { Item, Usage, WorkerResult } from "@yoake/llm-worker";
-import type { PodEvent } from "../pod-events.js";
+import type { PodEvent } from "../pod/events.js";
 import type { WireError, WireEvent, WireRunResult } from "./messages.js";
 
 /**

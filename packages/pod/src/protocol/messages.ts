@@ -13,11 +13,11 @@
 import type { Item, SchemeName, StopReason, Usage } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { DiffPreview, PermissionDecision, PermissionRequest } from "../approval/permission.js";
+import type { CompactionResult } from "../compaction/compaction-result.js";
 import type { Segment } from "../file-ref/segments.js";
 import { type Plan, planSchema } from "../plan/plan.js";
-import type { CompactionResult } from "../pod-session/compaction-result.js";
-import type { PodStatus } from "../pod-status.js";
-import { itemSchema, schemeSchema } from "../session/item-schema.js";
+import type { PodStatus } from "../pod/status.js";
+import { itemSchema, schemeSchema } from "../session-log/item-schema.js";
 import type { SubagentActivity } from "../subagents/task-tool.js";
 
 /** Sent by the client in `hello`; a Pod refuses a client speaking another version. */

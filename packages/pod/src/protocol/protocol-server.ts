@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Unsubscribe } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker";
-import type { PodEvent } from "../pod-events.js";
+import type { PodEvent } from "../pod/events.js";
 import {
   type CheckedRequest,
   Connection,

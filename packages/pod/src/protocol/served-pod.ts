@@ -1,10 +1,10 @@
 import type { Item, Unsubscribe } from "@yoake/llm-worker";
 import type { PermissionDecision, PermissionRequest } from "../approval/permission.js";
+import type { CompactionResult } from "../compaction/compaction-result.js";
 import type { Segment } from "../file-ref/segments.js";
+import type { PodEvent } from "../pod/events.js";
+import type { NoteOutcome, NoteRole, PodStatus } from "../pod/status.js";
 import type { PodRunResult } from "../pod.js";
-import type { PodEvent } from "../pod-events.js";
-import type { CompactionResult } from "../pod-session/compaction-result.js";
-import type { NoteOutcome, NoteRole, PodStatus } from "../pod-status.js";
 
 /**
  * What the protocol server needs of a Pod (`Pod` has all of it). Its events reach every client

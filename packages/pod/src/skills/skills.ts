@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import { userConfigPath } from "../manifest/user-config-dir.js";
 import { parseFrontMatter, stringField } from "../markdown/front-matter.js";
 import { ScopedFs } from "../scope/scoped-fs.js";
-import { userConfigPath } from "../user-config-dir.js";
 
 /**
  * An agent skill (the SKILL.md convention Claude Code, Codex and opencode share): a folder holding

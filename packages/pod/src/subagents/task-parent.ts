@@ -1,8 +1,8 @@
 import type { Manifest } from "../manifest/resolve.js";
 import type { ManifestLayerInput } from "../manifest/schema.js";
+import type { PodOwnEvent } from "../pod/events.js";
 import type { Pod, PodOptions } from "../pod.js";
-import type { PodOwnEvent } from "../pod-events.js";
-import type { SessionStore } from "../session-store/session-store.js";
+import type { SessionStore } from "../session-log/session-store.js";
 import { childScope } from "./child-scope.js";
 import { type TaskLimits, TaskSlots } from "./task-limits.js";
 import type { TaskParent, TaskRequest } from "./task-tool.js";

@@ -8,8 +8,8 @@ import path from "node:path";
 import { type MockProvider, type ScriptedResponse, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterEach, beforeEach } from "vitest";
 import type { ManifestLayerInput } from "../../src/manifest/schema.js";
+import type { PodEvent } from "../../src/pod/events.js";
 import { Pod } from "../../src/pod.js";
-import type { PodEvent } from "../../src/pod-events.js";
 
 export interface PodTestbed {
   /** The project root (holds `.git`). */

@@ -10,7 +10,7 @@
  *
  * Run with `node --import tsx session-crash-child.ts <dir> <every|batch> [hugeAfter]`.
  */
-import { SessionLog } from "../../src/session/session-log.js";
+import { SessionLog } from "../../src/session-log/session-log.js";
 import { testConfig, testKey } from "./session-test-config.js";
 
 const [dir, durability, hugeAfterArgument] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AppendableEntry, SessionStore, SessionWriter } from "../../src/index.js";
-import { SessionLogError } from "../../src/index.js";
+import type { AppendableEntry, SessionStore, SessionWriter } from "../../src/session-log/index.js";
+import { SessionLogError } from "../../src/session-log/index.js";
 import { testConfig } from "./session-test-config.js";
 
 /** Makes an empty store for one test, and cleans it up. */

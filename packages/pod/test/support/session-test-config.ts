@@ -1,5 +1,5 @@
-import { SessionKey } from "../../src/session/chain.js";
-import type { SessionConfig } from "../../src/session/entry.js";
+import { SessionKey } from "../../src/session-log/chain.js";
+import type { SessionConfig } from "../../src/session-log/entry.js";
 
 /** A plausible `session_start` config for tests, rooted at `projectRoot`. */
 export function testConfig(projectRoot: string): SessionConfig {

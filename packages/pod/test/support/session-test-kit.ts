@@ -4,12 +4,12 @@
  */
 import path from "node:path";
 import type { ManifestLayerInput } from "../../src/manifest/schema.js";
+import type { PodEvent } from "../../src/pod/events.js";
 import { Pod, type PodOptions } from "../../src/pod.js";
-import type { PodEvent } from "../../src/pod-events.js";
-import type { LogEntry } from "../../src/session/entry.js";
-import { readSessionLog } from "../../src/session/read.js";
-import { loadSessionKey } from "../../src/session/session-key.js";
-import { sessionsDir } from "../../src/session/sessions.js";
+import type { LogEntry } from "../../src/session-log/entry.js";
+import { readSessionLog } from "../../src/session-log/read.js";
+import { loadSessionKey } from "../../src/session-log/session-key.js";
+import { sessionsDir } from "../../src/session-log/sessions.js";
 import { type PodTestbed, usePodTestbed } from "./pod-test-kit.js";
 
 /** The API key the test Pods use: it must never reach a session log. */

@@ -1,2 +1,0 @@
-export { FileSessionStore } from "./file-session-store.js";
-export type { OpenedStoredSession, SessionStore, StoredSessionInfo } from "./session-store.js";
