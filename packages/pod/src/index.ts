@@ -1,7 +1,7 @@
 /**
  * `@yoake/pod`: what an embedder uses to run Pods. The wire protocol is `@yoake/pod/protocol` (its
  * client alone, `@yoake/pod/client`); what a session store of its own is built from is
- * `@yoake/pod/session-log`.
+ * `@yoake/pod/session-log`. The Pod itself is `Pod` (below, from `./pod.js`).
  */
 
 /** A paused run's approval request, the preview of the change it asks for, and the answers `pod.respond` takes. */
@@ -13,8 +13,9 @@ export {
   expandCommand,
   loadCustomCommands,
 } from "./commands/custom-commands.js";
+/** What `pod.compact()` returns, and what it throws when the summary request fails. */
 export { CompactionError, type CompactionResult } from "./compaction/compaction-result.js";
-/** Compaction: its settings (`PodOptions.compaction`) and what `pod.compact()` returns or throws. */
+/** When and how a session is compacted (`PodOptions.compaction`). */
 export type { CompactionSettings } from "./compaction/compaction-settings.js";
 /** `--effort` / `/effort`: the levels, and what each becomes per scheme. */
 export { EFFORT_LEVELS, type EffortLevel, isEffortLevel, reasoningForEffort } from "./effort/effort.js";
@@ -30,12 +31,15 @@ export { findProjectRoot, type LoadManifestOptions, loadManifest } from "./manif
 export { ManifestError, type ManifestIssue } from "./manifest/manifest-error.js";
 /** Command-line `key=value` assignments as a manifest layer (values read as TOML). */
 export { parseOverrideAssignments } from "./manifest/overrides.js";
-/** A project manifest asking for more than the safe defaults, untrusted (`projectTrust`), and what it asks. */
+/** A project manifest that asks for more than the safe defaults and is not trusted (`PodOptions.projectTrust`). */
 export { ProjectTrustError } from "./manifest/project-trust-error.js";
-/** The resolved manifest, and the layer an embedder passes as `overrides`. */
+/** The resolved manifest (`pod.manifest`, `loadManifest`). */
 export type { Manifest } from "./manifest/resolve.js";
+/** One manifest layer as written in TOML: what `PodOptions.overrides` takes. */
 export type { ManifestLayerInput } from "./manifest/schema.js";
+/** What an untrusted project manifest asks for (each item a `ProjectTrustError` lists). */
 export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
+/** What `Pod.create` does with a project manifest the user has not trusted (`PodOptions.projectTrust`). */
 export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 /** The `[[mcp]]` servers' state (`pod.mcpServers()`). */
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
@@ -45,17 +49,21 @@ export { formatPlan, type Plan, type PlanItem, type PlanStatus } from "./plan/pl
 export type { Alert, AlertLevel } from "./pod/alert.js";
 /** What a Pod tells its listeners (`pod.on`, `pod.listen`, `pod.events()`): Worker events and the Pod's own. */
 export type { PodEvent, PodEventOf, PodEventType } from "./pod/events.js";
+/** How the session a Pod continues had left off (`pod.restored`). */
 export type { RestoredSessionInfo } from "./pod/session.js";
 /** `pod.status()`, and what `pod.notify` does with a note. */
 export type { NoteOutcome, NoteRole, PodRunState, PodStatus } from "./pod/status.js";
 /** The Pod: one agent configured by the manifest cascade (`Pod.create`), and its run options and results. */
 export { Pod, type PodOptions, type PodRunOptions, type PodRunResult } from "./pod.js";
-/** Which session a Pod writes (`PodOptions.session`), and how a continued one had left off. */
+/** Which session a Pod writes (`PodOptions.session`): new, the latest, or one by id. */
 export type { SessionChoice } from "./restore/open-pod-session.js";
-/** The scope and the only file system the Pod's tools use: `ScopedFs`, and the error that names the rule refusing. */
+/** The scope: what the agent may read and write (`manifest.scope`, `ScopedFs.create`). */
 export type { Access, Scope, ScopeRule } from "./scope/rules.js";
+/** What `ScopedFs` throws for a path the scope refuses; its message names the rule. */
 export { ScopeError } from "./scope/scope-error.js";
+/** The only file system the Pod's tools use: every path checked against the scope. */
 export { ScopedFs, type ScopedFsOptions } from "./scope/scoped-fs.js";
+/** The default session store: the project's `.yoake/sessions/*.jsonl` files. */
 export { FileSessionStore } from "./session-log/file-session-store.js";
 /** The user's session key, which seals every log line (for a `FileSessionStore` or a store of your own). */
 export { loadSessionKey } from "./session-log/session-key.js";
@@ -63,7 +71,7 @@ export { loadSessionKey } from "./session-log/session-key.js";
 export type { Durability } from "./session-log/session-log.js";
 /** A session that cannot be opened or written (not found, ambiguous, locked, tampered, ...). */
 export { SessionLogError, type SessionLogErrorKind } from "./session-log/session-log-error.js";
-/** Where session logs are kept (`PodOptions.sessionStore`): the contract, and the project's files (the default). */
+/** Where session logs are kept (`PodOptions.sessionStore`), and what a store lists and opens. */
 export type { OpenedStoredSession, SessionStore, StoredSessionInfo } from "./session-log/session-store.js";
 /** A session file of the project (`Pod.listSessions`). */
 export type { SessionInfo } from "./session-log/sessions.js";

@@ -1,121 +1,39 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import {
-  addUsage,
-  BLOB_STORE_PRUNE_OPTIONS,
-  BLOB_STORE_TOOL_OUTPUT,
-  type BlobStore,
-  createInspectTool,
-  FsBlobStore,
-  type ImagePart,
   type Item,
-  type LlmClient,
   type MessageItem,
-  pruneInterceptor,
   type RunOptions,
   systemMessage,
-  type Tool,
-  toolDefinition,
   type Unsubscribe,
-  type Usage,
   userMessage,
-  Worker,
+  type Worker,
   type WorkerResult,
 } from "@yoake/llm-worker";
-import { Approvals } from "./approval/approvals.js";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";
 import type { CompactionResult } from "./compaction/compaction-result.js";
-import { type CompactionSettings, resolveCompactionSettings } from "./compaction/compaction-settings.js";
-import { resolveFileRef } from "./file-ref/resolver.js";
 import { flattenSegments, parseSegments, type Segment } from "./file-ref/segments.js";
-import { createShellHooks } from "./hooks/shell-hook.js";
-import { podDataDir } from "./manifest/data-dir.js";
-import { findProjectRoot, loadManifest } from "./manifest/load.js";
+import { findProjectRoot } from "./manifest/load.js";
 import type { Manifest } from "./manifest/resolve.js";
-import type { ManifestLayerInput } from "./manifest/schema.js";
-import type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
 import type { McpServerStatus } from "./mcp/mcp-server-status.js";
-import { McpSupervisor } from "./mcp/mcp-supervisor.js";
-import { type Plan, PlanBook } from "./plan/plan.js";
-import { planInterceptor } from "./plan/plan-interceptor.js";
+import type { McpSupervisor } from "./mcp/mcp-supervisor.js";
+import type { Plan, PlanBook } from "./plan/plan.js";
 import type { Alert } from "./pod/alert.js";
-import { type PodEvent, PodEventHub, type PodEventOf, type PodEventType } from "./pod/events.js";
-import { POD_INTERCEPTOR_NAME, podInterceptor } from "./pod/interceptor.js";
-import { PodSession, type RestoredSessionInfo } from "./pod/session.js";
-import { PodSharedState } from "./pod/shared-state.js";
+import { assemblePod, type PodParts } from "./pod/assemble.js";
+import type { PodEvent, PodEventHub, PodEventOf, PodEventType } from "./pod/events.js";
+import { attachFileRefs } from "./pod/file-refs.js";
+import { POD_INTERCEPTOR_NAME } from "./pod/interceptor.js";
+import type { PodOptions, PodRunOptions, PodRunResult } from "./pod/options.js";
+import { RunUsage } from "./pod/run-usage.js";
+import type { PodSession, RestoredSessionInfo } from "./pod/session.js";
+import type { PodSharedState } from "./pod/shared-state.js";
 import type { NoteOutcome, NoteRole, PodStatus } from "./pod/status.js";
-import { podTools } from "./pod/tools.js";
-import { clientForModel } from "./pod-client.js";
-import { openPodSession, type SessionChoice } from "./restore/open-pod-session.js";
-import type { Scope } from "./scope/rules.js";
-import { ScopedFs } from "./scope/scoped-fs.js";
-import { FileSessionStore } from "./session-log/file-session-store.js";
-import { loadSessionKey } from "./session-log/session-key.js";
-import type { Durability } from "./session-log/session-log.js";
-import type { SessionStore, StoredSessionInfo } from "./session-log/session-store.js";
+import type { ScopedFs } from "./scope/scoped-fs.js";
+import type { StoredSessionInfo } from "./session-log/session-store.js";
 import { listSessions, type SessionInfo } from "./session-log/sessions.js";
-import { CommandApprovals } from "./shell/command-approval.js";
-import { openShell } from "./shell/open-shell.js";
 import type { Shell } from "./shell/shell.js";
-import { discoverSkills } from "./skills/skills.js";
-import { DEFAULT_TASK_LIMITS, type TaskLimits } from "./subagents/task-limits.js";
-import { createTaskParent } from "./subagents/task-parent.js";
-import { ReadTracker } from "./tools/read-tracker.js";
 
-/** Options of `Pod.run`: the run's signal, and images the client attached to the prompt. */
-export interface PodRunOptions extends RunOptions {
-  images?: readonly ImagePart[];
-}
-
-export interface PodOptions {
-  /** Where the project (and its `.yoake/manifest.toml`) is searched from. */
-  cwd: string;
-  /** The top layer of the manifest cascade (what command-line options set). */
-  overrides?: ManifestLayerInput;
-  /**
-   * What to do with a project manifest that asks for more than the safe defaults (hooks, MCP
-   * servers, a base URL, wider scope, fewer approvals) and that the user has not trusted; default
-   * `refuse`: `create` throws a `ProjectTrustError` before anything of it runs or is contacted.
-   * See `ProjectTrustPolicy` and the README, "Project trust".
-   */
-  projectTrust?: ProjectTrustPolicy;
-  /** For the manifest's `HOME` / `XDG_*`, the API key and the hooks' environment; defaults to `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Replaces the client made from the manifest's model (tests, embedders with their own transport). */
-  client?: LlmClient;
-  /** Where blobs (and later session logs) go; defaults to `podDataDir(projectRoot)`. */
-  dataDir?: string;
-  /** Tools of the embedder, offered beside the file tools. */
-  tools?: readonly Tool[];
-  /**
-   * The session log to write (`<projectRoot>/.yoake/sessions/<id>.jsonl`): `"new"` (default), the
-   * `"latest"` of the project, or one by id or unambiguous id prefix. Continuing one restores its
-   * history, prunes and paused run from the log alone (see the README, "Sessions").
-   */
-  session?: SessionChoice;
-  /** When an entry counts as written (see `Durability`); default `every` (fdatasync). */
-  sessionDurability?: Durability;
-  /**
-   * Where session logs are kept; default the project's `.yoake/sessions/` files (a
-   * `FileSessionStore` with the user's key and `sessionDurability`). A shared store (PostgreSQL, from
-   * `@yoake/fleet`) lets the session continue on another machine.
-   */
-  sessionStore?: SessionStore;
-  /** Where stored tool outputs go; default files under `dataDir`. */
-  blobStore?: BlobStore;
-  /** When and how the session is compacted (see the README, "Compaction"). */
-  compaction?: CompactionSettings;
-  /** Caps on the sub-agents the `task` tool starts (default `DEFAULT_TASK_LIMITS`). */
-  taskLimits?: TaskLimits;
-  /** Set by the `task` tool on the Pods it starts: the narrowed scope and how deep the child is. */
-  child?: { scope: Scope; depth: number };
-}
-
-/**
- * How a Pod run (or its continuation after an answer) ended: the Worker's result; when the run
- * paused for approval, with the request it waits on.
- */
-export type PodRunResult = WorkerResult & { permissionRequest?: PermissionRequest };
+export type { PodOptions, PodRunOptions, PodRunResult } from "./pod/options.js";
 
 /**
  * One agent: a Worker configured by the manifest cascade, with file tools confined to the
@@ -131,155 +49,44 @@ export class Pod {
   private busy = false;
   /** Aborts the run or answer going now (`cancel()`); one per `run` / `respond` / `resume`. */
   private runAbort: AbortController | undefined;
-  /** Usage of every run this Pod finished, for `status()`. */
-  private usageOfEndedRuns: Usage = {};
-  /** Usage so far of a paused run: its continuation reports it again, so it is not added twice. */
-  private usageOfPausedRun: Usage = {};
+  /** What the runs used, for `status()`. */
+  private readonly usage = new RunUsage();
   /** Notes given to `notify` while a run was going or paused, oldest first. */
   private queuedNotes: MessageItem[] = [];
 
-  private constructor(
-    readonly manifest: Manifest,
-    /** The only way the Pod's tools and resolver touch the disk. */
-    readonly fs: ScopedFs,
-    readonly worker: Worker,
-    /** Where the Pod keeps its blobs (`<dataDir>/blobs`). */
-    readonly dataDir: string,
-    private readonly state: PodSharedState,
-    private readonly hub: PodEventHub,
-    /** The session log, restore and compaction. */
-    private readonly session: PodSession,
-    /** The manifest's `[[mcp]]` servers, whose tools it adds to the Worker. */
-    private readonly mcp: McpSupervisor,
-    /** Runs the `bash` tool's commands; absent when the tool is off. */
-    private readonly shell: Shell | undefined,
-    /** The model's plan (`todo_write`), restored with the session and carried through compaction. */
-    private readonly planBook: PlanBook,
-  ) {}
+  readonly manifest: Manifest;
+  /** The only way the Pod's tools and resolver touch the disk. */
+  readonly fs: ScopedFs;
+  readonly worker: Worker;
+  /** Where the Pod keeps its blobs (`<dataDir>/blobs`). */
+  readonly dataDir: string;
+  private readonly state: PodSharedState;
+  private readonly hub: PodEventHub;
+  /** The session log, restore and compaction. */
+  private readonly session: PodSession;
+  /** The manifest's `[[mcp]]` servers, whose tools it adds to the Worker. */
+  private readonly mcp: McpSupervisor;
+  /** Runs the `bash` tool's commands; absent when the tool is off. */
+  private readonly shell: Shell | undefined;
+  /** The model's plan (`todo_write`), restored with the session and carried through compaction. */
+  private readonly planBook: PlanBook;
 
-  /** Loads the manifest cascade from `cwd` and builds the Pod it describes. */
+  private constructor(parts: PodParts) {
+    this.manifest = parts.manifest;
+    this.fs = parts.fs;
+    this.worker = parts.worker;
+    this.dataDir = parts.dataDir;
+    this.state = parts.state;
+    this.hub = parts.hub;
+    this.session = parts.session;
+    this.mcp = parts.mcp;
+    this.shell = parts.shell;
+    this.planBook = parts.plan;
+  }
+
+  /** Loads the manifest cascade from `cwd` and builds the Pod it describes (see `assemblePod`). */
   static async create(options: PodOptions): Promise<Pod> {
-    const env = options.env ?? process.env;
-    const manifest = await loadManifest({
-      cwd: options.cwd,
-      env,
-      ...(options.overrides !== undefined && { overrides: options.overrides }),
-      ...(options.projectTrust !== undefined && { projectTrust: options.projectTrust }),
-    });
-    const fs = await ScopedFs.create(options.child?.scope ?? manifest.scope, {
-      allowHardLinks: manifest.scope.hardLinks,
-    });
-    const client = options.client ?? clientForModel(manifest.model, env);
-    const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
-    const { shell, warnings: shellWarnings } = await openShell(manifest, options.cwd, env);
-    // Told with the manifest's warnings, which the user reads at start.
-    manifest.warnings.push(...shellWarnings);
-    const commands =
-      shell && new CommandApprovals(manifest.shell.alwaysAsk, shell.sandboxed, manifest.shell.ask);
-    const state = new PodSharedState(
-      new Approvals(manifest.tools.approve, fs, manifest.limits.toolOutputBytes, commands),
-      new ReadTracker(),
-    );
-    // The hooks raise alerts through the hub, which needs the Worker: they meet through this slot.
-    let hub: PodEventHub | undefined;
-    const hooks = createShellHooks(manifest.hooks, {
-      projectRoot: manifest.projectRoot,
-      env,
-      ...(manifest.model.apiKeyEnv !== undefined && { keyVariables: new Set([manifest.model.apiKeyEnv]) }),
-      alert: (alert) => hub?.emit({ type: "alert", ...alert }),
-    });
-    const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
-    const blobStore = options.blobStore ?? new FsBlobStore(path.join(dataDir, "blobs"));
-    // The user's key, kept outside the project, seals and verifies every line of the session log.
-    const sessionStore =
-      options.sessionStore ??
-      new FileSessionStore(manifest.projectRoot, {
-        key: await loadSessionKey(env),
-        ...(options.sessionDurability !== undefined && { durability: options.sessionDurability }),
-      });
-    // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
-    const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", sessionStore);
-    const plan = new PlanBook(opened.restored?.plan);
-    const skills = await discoverSkills(manifest.projectRoot, env);
-    // A skill folder that cannot be read is told where the manifest's own warnings are.
-    manifest.warnings.push(...skills.warnings);
-    const taskLimits = options.taskLimits ?? DEFAULT_TASK_LIMITS;
-    const delegates = (options.child?.depth ?? 0) < taskLimits.maxDepth;
-    const tasks = createTaskParent({
-      options,
-      manifest,
-      sessionStore,
-      limits: taskLimits,
-      create: Pod.create,
-      emit: (event) => hub?.emit(event),
-    });
-    const tools = [
-      ...podTools(fs, manifest, state.readTracker, {
-        ...(shell !== undefined && { shell }),
-        plan,
-        skills: skills.skills,
-        ...(delegates && { tasks }),
-      }),
-      ...(options.tools ?? []),
-    ];
-    // The policy measured for a Worker with a BlobStore (see BLOB_STORE_PRUNE_OPTIONS).
-    const prune = pruneInterceptor({
-      ...BLOB_STORE_PRUNE_OPTIONS,
-      prunedCallIds: opened.restored?.prunedCallIds ?? [],
-    });
-    const session = new PodSession(opened, {
-      manifest,
-      cwd: options.cwd,
-      fs,
-      client,
-      readTracker: state.readTracker,
-      prune,
-      compaction,
-      sessionStore,
-      // As the Worker lists them (inspect first): what a compaction sends before any request did.
-      toolDefinitions: [createInspectTool(blobStore), ...tools].map((t) => toolDefinition(t)),
-      emit: (event) => hub?.emit(event),
-      plan,
-    });
-    const worker = new Worker({
-      client,
-      system: manifest.instructions.systemPrompt,
-      tools,
-      // The session's interceptors go first (the log is synced before anything else acts) and
-      // around prune (compaction measures before it, its prunes are logged after it).
-      interceptors: [
-        session.first,
-        prune,
-        session.afterPrune,
-        podInterceptor(state),
-        planInterceptor(plan),
-        state.approvals.verdictInterceptor(),
-      ],
-      hooks,
-      blobStore,
-      toolOutput: BLOB_STORE_TOOL_OUTPUT,
-      maxTurns: manifest.limits.turns,
-      generation: manifest.generation,
-      ...(opened.restored !== undefined && { history: opened.restored.history }),
-      // Calls a crash left unanswered are answered as interrupted, not as a pause not resumed.
-      ...(opened.restored?.lastRun.state === "interrupted" && { restoredRun: "interrupted" as const }),
-    });
-    hub = new PodEventHub(worker);
-    session.attach(worker);
-    hub.on("alert", (alert) => session.recordAlert(alert));
-    plan.onChange((current) => hub?.emit({ type: "plan_changed", plan: current }));
-    for (const message of skills.warnings)
-      hub.emit({ type: "alert", level: "warn", message, source: "skills" });
-    // Last, once alerts have somewhere to go; the servers start alongside the first request.
-    // A sub-agent works with the Pod's own tools only: it starts no servers of its own.
-    const mcp = new McpSupervisor(options.child === undefined ? manifest.mcp : [], {
-      tools: worker,
-      disabledTools: manifest.tools.disable,
-      env,
-      alert: (alert) => hub?.emit({ type: "alert", ...alert }),
-    });
-    await mcp.start();
-    return new Pod(manifest, fs, worker, dataDir, state, hub, session, mcp, shell, plan);
+    return new Pod(await assemblePod(options, Pod.create));
   }
 
   get history(): readonly Item[] {
@@ -350,12 +157,16 @@ export class Pod {
       const segments = typeof input === "string" ? parseSegments(input) : input;
       await this.session.beginRun(segments, flattenSegments(segments), runOptions.signal);
       this.abandonPendingPermission();
-      // This run replaces a paused one for good: what that one used is final.
-      this.usageOfEndedRuns = addUsage(this.usageOfEndedRuns, this.usageOfPausedRun);
-      this.usageOfPausedRun = {};
+      this.usage.closePausedRun();
       // Notes given while the previous run was paused follow this prompt, with its files.
       const notes = this.takeQueuedNotes();
-      const files = await this.resolveFileRefs(segments);
+      const files = await attachFileRefs(
+        this.fs,
+        segments,
+        this.manifest.limits.toolOutputBytes,
+        this.state.readTracker,
+        (alert) => this.alert(alert),
+      );
       const images = options.images?.length ? [userMessage("[Image attached]", options.images)] : [];
       this.state.stashFileRefs([...files.items, ...images, ...notes]);
       try {
@@ -471,7 +282,7 @@ export class Pod {
         id,
         ...(contextWindow !== undefined && { contextWindow }),
       },
-      usage: addUsage(this.usageOfEndedRuns, this.usageOfPausedRun),
+      usage: this.usage.total,
       ...(pendingPermission !== undefined && { pendingPermission }),
       queuedNotes: this.queuedNotes.length,
     };
@@ -550,36 +361,9 @@ export class Pod {
     this.hub.emit({ type: "history_changed", reason: "notify", added: notes });
   }
 
-  /** Resolves each distinct reference in order of appearance; failures become alerts. */
-  private async resolveFileRefs(
-    segments: readonly Segment[],
-  ): Promise<{ items: Item[]; attached: Set<string> }> {
-    const items: Item[] = [];
-    const seen = new Set<string>();
-    const attached = new Set<string>();
-    for (const segment of segments) {
-      if (segment.type !== "file_ref" || seen.has(segment.path)) continue;
-      seen.add(segment.path);
-      const resolved = await resolveFileRef(this.fs, segment.path, this.manifest.limits.toolOutputBytes);
-      if (resolved.ok) {
-        items.push(resolved.item);
-        attached.add(segment.path);
-        // The model sees the whole file: editing it needs no read_file first.
-        if (resolved.wholeFile)
-          this.state.readTracker.record(resolved.wholeFile.realPath, resolved.wholeFile.bytes);
-      } else this.alert({ level: "warn", message: resolved.message, source: "file_ref" });
-    }
-    return { items, attached };
-  }
-
   /** After the run returned, so a listener may answer the request at once (the Pod is free again). */
   private settle(result: WorkerResult): PodRunResult {
-    // A continuation's usage includes the part before the pause: it replaces, never adds to, that part.
-    if (result.status === "paused") this.usageOfPausedRun = result.usage;
-    else {
-      this.usageOfEndedRuns = addUsage(this.usageOfEndedRuns, result.usage);
-      this.usageOfPausedRun = {};
-    }
+    this.usage.record(result);
     if (!this.worker.isPaused) this.addQueuedNotes();
     const request = this.state.approvals.pending;
     if (result.status !== "paused" || result.by !== POD_INTERCEPTOR_NAME || request === undefined)

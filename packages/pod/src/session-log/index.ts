@@ -28,7 +28,7 @@ export { verifyLogLine } from "./read.js";
 export { loadSessionKey } from "./session-key.js";
 /**
  * Sealing a store's lines the way the file log does (`sealEntry`, `sealFirstLines`), and
- * `refuseSessionStart`, the checks a new session must pass in any store.
+ * `refuseSessionStart`, which refuses an appended `session_start` (only `create` writes one).
  */
 export {
   type AppendReceipt,
