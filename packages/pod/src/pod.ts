@@ -54,9 +54,11 @@ export class Pod {
   /** Notes given to `notify` while a run was going or paused, oldest first. */
   private queuedNotes: MessageItem[] = [];
 
+  /** The manifest cascade this Pod was built from, resolved. */
   readonly manifest: Manifest;
   /** The only way the Pod's tools and resolver touch the disk. */
   readonly fs: ScopedFs;
+  /** The Worker, for its history and its event API; drive runs through the Pod. */
   readonly worker: Worker;
   /** Where the Pod keeps its blobs (`<dataDir>/blobs`). */
   readonly dataDir: string;
@@ -89,6 +91,7 @@ export class Pod {
     return new Pod(await assemblePod(options, Pod.create));
   }
 
+  /** The conversation so far (the Worker's history). */
   get history(): readonly Item[] {
     return this.worker.history;
   }
