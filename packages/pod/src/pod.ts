@@ -12,6 +12,7 @@ import {
   type LlmClient,
   type MessageItem,
   pruneInterceptor,
+  recallInterceptor,
   type RunOptions,
   systemMessage,
   type Tool,
@@ -254,6 +255,9 @@ export class Pod {
         podInterceptor(state),
         planInterceptor(plan),
         state.approvals.verdictInterceptor(),
+        // Last: its lines follow the message's own attachments, and it is cut short only where
+        // prune already broke the cached prefix (see recallInterceptor).
+        recallInterceptor({ store: blobStore, history: opened.restored?.history ?? [] }),
       ],
       hooks,
       blobStore,
