@@ -9,7 +9,8 @@
 /** Most terms taken from one message: a pasted stack trace must not become a hundred lookups. */
 export const MAX_RECALL_TERMS = 8;
 
-const QUOTED = /[`"']([^`"'\n]{3,80})[`"']/g;
+/** A quote opens only where a word does not go on: the apostrophes of "don't" and "lease's" do not. */
+const QUOTED = /(?<![A-Za-z0-9])[`"']([^`"'\n]{3,80})[`"'](?![A-Za-z0-9])/g;
 const TOKEN = /[A-Za-z0-9_$][A-Za-z0-9_$./-]*[A-Za-z0-9_$]/g;
 
 /** Whether a bare token is a name rather than a word: see the module comment. */
