@@ -5,10 +5,11 @@ import type { JsonValue } from "./tool-output.js";
 import { cutToBytes, utf8Length } from "./utf8.js";
 
 /**
- * Recall: the lines of the session's stored outputs that name what a new user message names, so
- * the model sees them with the message instead of spending a round trip on `inspect` for a fact
- * an earlier output held. Each hit is shown under the `[blob:<id>] <selector>` that reads it
- * again, as an `inspect` answer is:
+ * Recall: the lines of the session's earlier outputs that name what a new user message names, so
+ * the model sees them with the message instead of spending a round trip on `inspect` (or a tool
+ * call) for a fact an earlier output held. The outputs are the stored ones and the inline ones
+ * prune has taken out of the requests. Each hit is shown under what reads it again —
+ * `[blob:<id>] <selector>` as an `inspect` answer is, or the call that made an inline output:
  *
  * ```text
  * [recall] earlier tool outputs naming MAX_INFLIGHT_LEASES, 3172 (inspect a blob to read more):
@@ -17,8 +18,13 @@ import { cutToBytes, utf8Length } from "./utf8.js";
  * 612: export const MAX_INFLIGHT_LEASES = 4711;
  * 613- <line after>
  * [blob:<id>] slice:3172..3173
- * {"id":3172,…}
+ *   {"id":3172,…}
+ * [read_file {"path":"src/net/socket.ts"}] lines:17-19
+ * 17- …
  * ```
+ *
+ * Reference lines start with `[`; JSON entries and values are indented, so a recall's references
+ * can be read back from its text (`recallReferences`).
  */
 
 export interface RecallOptions {
@@ -49,31 +55,45 @@ interface Hit {
 }
 
 /**
- * The recall of `terms` over the blobs `blobIds` (newest last; searched newest first), or
- * undefined when no term names anything in them. A blob that cannot be loaded is skipped: recall
- * is a convenience, and `inspect` reports the failure if the model asks for it.
+ * Where recall looks: one earlier output. `label` is what reads it again, before the selector
+ * (`blob:<id>` for `inspect`; for an inline output, the call that made it).
  */
-export async function recallFromBlobs(
-  store: BlobStore,
-  blobIds: readonly BlobId[],
-  terms: readonly string[],
-  options: RecallOptions = {},
-): Promise<Recall | undefined> {
-  const { maxBytes, hitsPerTerm, maxHitsPerTerm } = { ...DEFAULTS, ...options };
-  if (terms.length === 0 || blobIds.length === 0) return undefined;
-  const views: [BlobId, ContentView][] = [];
+export interface RecallSource {
+  label: string;
+  view: ContentView;
+}
+
+/**
+ * The sources of the blobs `blobIds` (newest last), newest first. A blob that cannot be loaded is
+ * skipped: recall is a convenience, and `inspect` reports the failure if the model asks for it.
+ */
+export async function blobSources(store: BlobStore, blobIds: readonly BlobId[]): Promise<RecallSource[]> {
+  const sources: RecallSource[] = [];
   for (const id of [...blobIds].reverse()) {
     try {
-      views.push([id, viewOf(await store.load(id))]);
+      sources.push({ label: `blob:${id}`, view: viewOf(await store.load(id)) });
     } catch {
       // See above: skipped.
     }
   }
+  return sources;
+}
+
+/**
+ * The recall of `terms` over `sources` (searched in their order: newest first), or undefined when
+ * no term names anything in them.
+ */
+export function recallFrom(
+  sources: readonly RecallSource[],
+  terms: readonly string[],
+  options: RecallOptions = {},
+): Recall | undefined {
+  const { maxBytes, hitsPerTerm, maxHitsPerTerm } = { ...DEFAULTS, ...options };
   const shown: (Hit & { term: string })[] = [];
   for (const term of terms) {
     const hits: Hit[] = [];
-    for (const [id, view] of views) {
-      hitsIn(id, view, term, hits, maxHitsPerTerm + 1);
+    for (const source of sources) {
+      hitsIn(source, term, hits, maxHitsPerTerm + 1);
       if (hits.length > maxHitsPerTerm) break;
     }
     if (hits.length > maxHitsPerTerm) continue;
@@ -99,23 +119,31 @@ export async function recallFromBlobs(
   };
 }
 
-/** The short form of a recall, once its lines have served: what to `inspect` to see them again. */
+/** The short form of a recall, once its lines have served: what reads them again. */
 export function recallReferences(references: readonly string[]): string {
   return `${RECALL_MARKER} shown earlier: ${references.join(", ")}`;
 }
 
-/** Adds the hits of `term` in one blob to `hits`, stopping at `limit` hits in all. */
-function hitsIn(id: BlobId, view: ContentView, term: string, hits: Hit[], limit: number): void {
+/** The references of a recall's text (its lines that start with `[`, after the header). */
+export function referencesOf(recallText: string): string[] {
+  return recallText
+    .split("\n")
+    .slice(1)
+    .filter((line) => line.startsWith("["));
+}
+
+/** Adds the hits of `term` in one source to `hits`, stopping at `limit` hits in all. */
+function hitsIn({ label, view }: RecallSource, term: string, hits: Hit[], limit: number): void {
   switch (view.kind) {
     case "text":
-      textHits(id, view.text, term, hits, limit);
+      textHits(label, view.text, term, hits, limit);
       return;
     case "array":
       view.entries.forEach((entry, index) => {
         if (hits.length >= limit) return;
         const json = JSON.stringify(entry);
         if (containsName(json, term))
-          hits.push({ reference: `[blob:${id}] slice:${index}..${index + 1}`, lines: [cut(json)] });
+          hits.push({ reference: `[${label}] slice:${index}..${index + 1}`, lines: [`  ${cut(json)}`] });
       });
       return;
     case "object":
@@ -123,13 +151,13 @@ function hitsIn(id: BlobId, view: ContentView, term: string, hits: Hit[], limit:
         if (hits.length >= limit) return;
         const json = JSON.stringify(value as JsonValue);
         if (containsName(key, term) || containsName(json, term))
-          hits.push({ reference: `[blob:${id}] key:${key}`, lines: [cut(json)] });
+          hits.push({ reference: `[${label}] key:${key}`, lines: [`  ${cut(json)}`] });
       }
   }
 }
 
 /** Each line naming `term`, with a line of context either side, numbered as grep numbers them. */
-function textHits(id: BlobId, text: string, term: string, hits: Hit[], limit: number): void {
+function textHits(label: string, text: string, term: string, hits: Hit[], limit: number): void {
   let lines: string[] | undefined;
   let lineStarts: number[] | undefined;
   for (let at = nameIndex(text, term, 0); at !== -1 && hits.length < limit; ) {
@@ -140,7 +168,7 @@ function textHits(id: BlobId, text: string, term: string, hits: Hit[], limit: nu
     const to = Math.min(lines.length - 1, line + 1);
     const shown: string[] = [];
     for (let i = from; i <= to; i++) shown.push(`${i + 1}${i === line ? ":" : "-"} ${cut(lines[i] ?? "")}`);
-    hits.push({ reference: `[blob:${id}] lines:${from + 1}-${to + 1}`, lines: shown });
+    hits.push({ reference: `[${label}] lines:${from + 1}-${to + 1}`, lines: shown });
     // The next hit on a later line.
     const next = lineStarts[line + 1];
     if (next === undefined) break;

@@ -12,9 +12,11 @@ import {
   type RecallInterceptor,
   recallInterceptor,
   systemMessage,
+  type ToolResultItem,
   tool,
   userMessage,
   Worker,
+  withoutContent,
 } from "../../src/index.js";
 import { type MockProvider, startMockProvider } from "../../src/testing/index.js";
 import { mockClient } from "../support/client-test-kit.js";
@@ -103,6 +105,57 @@ describe("recallInterceptor after a restore", () => {
     expect(action).toMatchObject({
       action: "continue_with",
       items: [{ role: "system", text: expect.stringContaining("200: export const LEASE_GRACE_MS = 4711;") }],
+    });
+  });
+});
+
+describe("recallInterceptor over inline outputs", () => {
+  it("searches an inline result once prune has taken it out of the requests, naming the call that made it", async () => {
+    const recall = recallInterceptor({ store: new MemoryBlobStore() });
+    const text = "line one\nexport const SESSION_TTL_S = 1800;\nline three";
+    const result: ToolResultItem = {
+      type: "tool_result",
+      callId: "c1",
+      name: "read_file",
+      summary: "3 lines | line one",
+      content: text,
+    };
+    await recall.afterToolCall?.(result, {
+      id: "c1",
+      name: "read_file",
+      argumentsText: '{"path":"src/a.ts"}',
+      arguments: { path: "src/a.ts" },
+    });
+    const prompt = { items: [userMessage("Is SESSION_TTL_S right?")] };
+    const turn: Item[] = [
+      userMessage("read"),
+      { type: "tool_call", callId: "c1", name: "read_file", arguments: '{"path":"src/a.ts"}' },
+    ];
+    // Still sent whole: nothing to recall, the model sees it.
+    await recall.onPreRequest?.({
+      request: { items: [...turn, result] },
+      turn: 0,
+      usage: {},
+      previousUsage: undefined,
+    });
+    expect(await recall.onPromptSubmit?.(prompt)).toBeUndefined();
+    // Pruned: recalled, under the call that reads it again.
+    await recall.onPreRequest?.({
+      request: { items: [...turn, withoutContent(result)] },
+      turn: 0,
+      usage: {},
+      previousUsage: undefined,
+    });
+    expect(await recall.onPromptSubmit?.(prompt)).toMatchObject({
+      action: "continue_with",
+      items: [
+        {
+          role: "system",
+          text: expect.stringContaining(
+            '[read_file {"path":"src/a.ts"}] lines:1-3\n1- line one\n2: export const SESSION_TTL_S = 1800;',
+          ),
+        },
+      ],
     });
   });
 });
