@@ -81,6 +81,7 @@ export class ScriptedModel {
     const turn = this.#session.turns[this.#turn];
     if (turn === undefined) throw new Error(`the plan has no turn ${this.#turn + 1}`);
     const results = toolResults(body);
+    const userTexts = userText(body);
     const hasInspect = body.tools?.some((t) => t.name === "inspect") ?? false;
     for (;;) {
       const step = turn.steps[this.#step];
@@ -97,7 +98,7 @@ export class ScriptedModel {
       const blocks: ScriptedBlock[] = [];
       for (let next = turn.steps[end]; next?.kind === "need"; next = turn.steps[++end]) {
         if (this.#settled.has(next.fact.id)) continue;
-        const call = this.#pursue(next.fact, results, hasInspect);
+        const call = this.#pursue(next.fact, results, userTexts, hasInspect);
         if (call !== undefined) blocks.push(call);
       }
       if (blocks.length > 0) return { blocks, usage };
@@ -106,7 +107,12 @@ export class ScriptedModel {
   }
 
   /** The next call toward `fact`, or undefined once it is found or lost (the outcome is recorded). */
-  #pursue(fact: Fact, results: ReadonlyMap<string, string>, hasInspect: boolean): ScriptedBlock | undefined {
+  #pursue(
+    fact: Fact,
+    results: ReadonlyMap<string, string>,
+    userTexts: readonly string[],
+    hasInspect: boolean,
+  ): ScriptedBlock | undefined {
     let pursuit = this.#pursuits.get(fact.id);
     if (pursuit === undefined) {
       pursuit = {
@@ -127,7 +133,7 @@ export class ScriptedModel {
       this.#settled.add(fact.id);
       return undefined;
     };
-    for (const text of results.values()) if (text.includes(fact.needle)) return done(true);
+    for (const text of [...results.values(), ...userTexts]) if (text.includes(fact.needle)) return done(true);
     if (pursuit.calls >= MAX_CALLS_PER_FACT) return done(false);
 
     // What the results of this fact's calls show now, newest first.
@@ -183,6 +189,21 @@ function toolResults(body: WireBody): Map<string, string> {
       if (block.type === "tool_result" && block.tool_use_id !== undefined)
         out.set(block.tool_use_id, toolResultText(block));
     }
+  }
+  return out;
+}
+
+/**
+ * The text of the user side of a request other than tool results: the prompts, and what the
+ * harness added to them (a recall; a system item is sent as user text). Not the model's own
+ * earlier answers, which repeat the facts it found.
+ */
+function userText(body: WireBody): string[] {
+  const out: string[] = [];
+  for (const message of body.messages) {
+    if (message.role !== "user") continue;
+    for (const block of message.content)
+      if (block.type === "text" && block.text !== undefined) out.push(block.text);
   }
   return out;
 }

@@ -272,12 +272,29 @@ export function finishSession(
       }
       return { kind: "call", callId, call: entry };
     });
-    return { prompt: `Task ${t + 1}: keep going through the codebase and report what you find.`, steps };
+    return { prompt: promptOf(t + 1, steps), steps };
   });
   for (const fact of facts.values()) {
     if (fact.sourceCallId === "") throw new Error(`fact ${fact.id} has no source call in the plan`);
+    // A prompt names what a turn needs, never the fact itself: the model must reach it.
+    if (turns.some((turn) => turn.prompt.includes(fact.needle)))
+      throw new Error(`a prompt gives away fact ${fact.id}`);
   }
   return { ...base, turns, facts: [...facts.values()] };
+}
+
+/**
+ * The user's message for a turn. A turn that needs facts read earlier names them, as a person
+ * asks about what they want checked ("check how MAX_INFLIGHT_LEASES is used"); the scripted model
+ * does not read it (it follows the plan), but a policy may (recall). `CONTEXT_BENCH_PROMPTS=
+ * generic` gives every turn the same message naming nothing, as the sessions had before recall.
+ */
+function promptOf(turn: number, steps: readonly Step[]): string {
+  const needs = steps.flatMap((step) => (step.kind === "need" ? [step.fact.id] : []));
+  if (needs.length === 0 || process.env.CONTEXT_BENCH_PROMPTS === "generic")
+    return `Task ${turn}: keep going through the codebase and report what you find.`;
+  const names = needs.length === 1 ? needs[0] : `${needs.slice(0, -1).join(", ")} and ${needs.at(-1)}`;
+  return `Task ${turn}: check how ${names} fit with the next modules, and report what you find.`;
 }
 
 export function sameCall(a: CallSpec, b: CallSpec): boolean {

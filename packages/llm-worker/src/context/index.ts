@@ -4,3 +4,4 @@ export * from "./prune-candidates.js";
 export * from "./prune-plan.js";
 export * from "./token-accounting.js";
 export * from "./tokens.js";
+export * from "./recall-interceptor.js";

@@ -10,6 +10,7 @@ export { INLINE_LIMIT_BYTES, SUMMARY_LIMIT_BYTES } from "./limits.js";
 export { MemoryBlobStore } from "./memory-blob-store.js";
 export type { PromotionOptions } from "./promotion.js";
 export { promote } from "./promotion.js";
+export type { Recall, RecallOptions } from "./recall.js";
 export type { Selector } from "./selector.js";
 export { parseSelector, SelectorError } from "./selector.js";
 export { summarize } from "./summary.js";

@@ -15,6 +15,10 @@ import type { PruneOptions } from "./prune-interceptor.js";
  *   waited for savings it rarely collected.
  * - `futureRequests: "session"`: per turn (~6 requests), a prune in a session of short turns
  *   never paid for its cache rewrite; the session has many more requests to come than a turn.
+ *
+ * The Pod also runs `recallInterceptor` after this one (seed 003 only drops): a user message
+ * naming something a stored output held is sent with the lines naming it, and a recall is cut to
+ * its references only where a prune has already broken the cached prefix.
  */
 export const BLOB_STORE_PRUNE_OPTIONS: Readonly<PruneOptions> = Object.freeze({
   config: Object.freeze({ protectedTurns: 0, protectedTailTokens: 4_096, minSavings: 2_048 }),

@@ -5,6 +5,7 @@ import {
   createInspectTool,
   FsBlobStore,
   pruneInterceptor,
+  recallInterceptor,
   toolDefinition,
   Worker,
 } from "@yoake/llm-worker";
@@ -157,6 +158,9 @@ export async function assemblePod(
       podInterceptor(state),
       planInterceptor(plan),
       state.approvals.verdictInterceptor(),
+      // Last: its lines follow the message's own attachments, and it is cut short only where
+      // prune already broke the cached prefix (see recallInterceptor).
+      recallInterceptor({ store: blobStore, history: opened.restored?.history ?? [] }),
     ],
     hooks,
     blobStore,

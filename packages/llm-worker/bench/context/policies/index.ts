@@ -12,6 +12,8 @@ import {
   type Interceptor,
   type PruneOptions,
   pruneInterceptor,
+  type RecallOptions,
+  recallInterceptor,
   type Tool,
 } from "../../../src/index.js";
 import type { Session } from "../session.js";
@@ -96,7 +98,7 @@ export const POLICIES: readonly Policy[] = [
     setup: (session, disk, blobDir) => oursWith(session, disk, blobDir, {}),
   },
   {
-    name: "ours, the Pod's policy: 1,536 tokens inline, 1.5 KB summaries, prune with a 4k-token tail",
+    name: "ours, the Pod's policy: 1,536 tokens inline, 1.5 KB summaries, prune with a 4k-token tail, recall",
     label: "ours (Pod)",
     prunes: true,
     ours: true,
@@ -113,6 +115,7 @@ export const POLICIES: readonly Policy[] = [
           config: { ...BLOB_STORE_PRUNE_OPTIONS.config, ...tune.config },
         },
         { ...BLOB_STORE_TOOL_OUTPUT, ...tune.output },
+        tune.recall === false ? undefined : (tune.recall ?? {}),
       );
     },
   },
@@ -125,8 +128,10 @@ function oursWith(
   blobDir: string,
   prune: PruneOptions,
   toolOutput?: HistoryResultOptions,
+  recall?: RecallOptions,
 ): PolicySetup {
   const interceptor = pruneInterceptor(prune);
+  const blobStore = new StableIdBlobStore(new FsBlobStore(blobDir));
   let batches = 0;
   let pruned = 0;
   // Runs after the prune: counts the requests that pruned more than the one before.
@@ -140,9 +145,13 @@ function oursWith(
   };
   return {
     tools: sessionTools(session.workspace, disk, passThrough),
-    blobStore: new StableIdBlobStore(new FsBlobStore(blobDir)),
+    blobStore,
     ...(toolOutput !== undefined && { toolOutput }),
-    interceptors: [interceptor, counter],
+    interceptors: [
+      interceptor,
+      counter,
+      ...(recall === undefined ? [] : [recallInterceptor({ ...recall, store: blobStore })]),
+    ],
     prunes: () => batches,
   };
 }
