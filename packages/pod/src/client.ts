@@ -1,7 +1,7 @@
 /**
  * `@yoake/pod/client`: the protocol client alone, for a program that talks to a running Pod over
  * its socket (an editor extension, a script) without loading the Pod itself — no manifest, file
- * tools or session log are imported. Everything here is also exported by `@yoake/pod`.
+ * tools or session log are imported. Everything here is also exported by `@yoake/pod/protocol`.
  */
 export { connectPod, PodClient, type PodClientOptions, PodProtocolError } from "./protocol/client.js";
 export {
