@@ -1,5 +1,6 @@
 import type { Item } from "@yoake/llm-worker";
-import { type PodEvent, toWireEvent } from "@yoake/pod";
+import type { PodEvent } from "@yoake/pod";
+import { toWireEvent } from "@yoake/pod/protocol";
 
 /**
  * The JSON line `--output-format stream-json` prints for one Pod event: the event exactly as the
