@@ -1,6 +1,4 @@
-import { type Stats, statSync } from "node:fs";
 import path from "node:path";
-import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import { customSlashCommands, expandHeadlessPrompt } from "./custom-commands/slash-command-files.js";
@@ -13,7 +11,7 @@ import { askProjectTrust, startInteractive } from "./interactive.js";
 import type { InterruptSource } from "./interrupt.js";
 import type { CliIO } from "./io.js";
 import { openPod } from "./open-pod.js";
-import { commandPodOptions, type PodShapingOptions } from "./pod-options.js";
+import { checkWorkingDirectory, commandPodOptions, type PodShapingOptions } from "./pod-options.js";
 import { openPodWithTrust } from "./project-trust.js";
 import { SwitchablePod } from "./switchable-pod.js";
 
@@ -117,17 +115,4 @@ export async function agentCommand(
     await pod.close();
     await database?.close();
   }
-}
-
-/** `--cwd` names a directory that exists: a typo must not create one (the Pod would, for its state). */
-function checkWorkingDirectory(given: string, resolved: string): void {
-  let stats: Stats;
-  try {
-    stats = statSync(resolved);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`--cwd ${given}: no such directory`);
-    throw new CliError(`--cwd ${given}: ${errorMessage(error)}`);
-  }
-  if (!stats.isDirectory()) throw new CliError(`--cwd ${given}: not a directory`);
 }

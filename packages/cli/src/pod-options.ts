@@ -1,3 +1,5 @@
+import { type Stats, statSync } from "node:fs";
+import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError } from "./cli-error.js";
 import { manifestOverrides, type OverrideOptions } from "./manifest-overrides.js";
@@ -30,4 +32,17 @@ export function commandPodOptions(
     ...(session !== undefined && { session }),
     ...(options.trustProject === true && { projectTrust: "trust" as const }),
   };
+}
+
+/** `--cwd` names a directory that exists: a typo must not create one (the Pod would, for its state). */
+export function checkWorkingDirectory(given: string, resolved: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(resolved);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`--cwd ${given}: no such directory`);
+    throw new CliError(`--cwd ${given}: ${errorMessage(error)}`);
+  }
+  if (!stats.isDirectory()) throw new CliError(`--cwd ${given}: not a directory`);
 }

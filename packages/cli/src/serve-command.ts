@@ -2,7 +2,7 @@ import path from "node:path";
 import { findServedPod, projectSocketPath, SocketInUseError, servePod } from "@yoake/pod/protocol";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import type { CliIO } from "./io.js";
-import { commandPodOptions, type PodShapingOptions } from "./pod-options.js";
+import { checkWorkingDirectory, commandPodOptions, type PodShapingOptions } from "./pod-options.js";
 import { openPodWithTrust } from "./project-trust.js";
 
 /** The options of `yoake serve`, parsed. */
@@ -25,6 +25,7 @@ export async function serveCommand(
   stop?: AbortSignal,
 ): Promise<ExitCodeValue> {
   const cwd = path.resolve(io.cwd, options.cwd ?? ".");
+  if (options.cwd !== undefined) checkWorkingDirectory(options.cwd, cwd);
   const socketPath = await projectSocketPath(cwd, io.env);
   // Before the Pod opens: a second server must not open the session log the first one writes.
   if ((await findServedPod(cwd, io.env)) !== undefined) throw inUse(socketPath);

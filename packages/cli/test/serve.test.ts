@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { type MockProvider, type MockReply, startMockProvider } from "@yoake/llm-worker/testing";
 import { connectPod, type PodClient, type WireEvent } from "@yoake/pod/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { choose, initialize, killEditors, startEditor } from "./acp-editor.js";
 import { type TempProject, tempProject, testEnv, toolResults } from "./cli-test-kit.js";
 import { hasTmux, inputLine, TmuxScreen } from "./tui-tmux.js";
 
@@ -100,6 +101,7 @@ describe("yoake serve with attached clients", () => {
   });
 
   afterEach(async () => {
+    killEditors();
     watcher.close();
     for (const child of children.splice(0)) child.process.kill("SIGKILL");
     server.process.kill("SIGTERM");
@@ -163,6 +165,36 @@ describe("yoake serve with attached clients", () => {
     await until(() => seen("run_end"));
     expect(events.find((e) => e.event === "run_end")).toMatchObject({ result: { status: "cancelled" } });
     stalled.release();
+  }, 60_000);
+
+  it("an editor (yoake acp) attaches: its prompt runs on the served Pod and its approval is asked in the editor", async () => {
+    provider.setHandler((request) =>
+      toolResults(request.body).length === 0 ? writeCall : answer("wrote it"),
+    );
+    const editor = startEditor(project.dir, env);
+    await initialize(editor);
+    const { sessionId } = await editor.connection.agent.request("session/new", {
+      cwd: project.dir,
+      mcpServers: [],
+    });
+    expect(sessionId).toBe(watcher.hello.status.sessionId);
+    editor.answerPermissions(choose("allow_once"));
+    const response = await editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write out.txt from the editor" }],
+    });
+    expect(response.stopReason).toBe("end_turn");
+    expect(editor.permissionRequests).toHaveLength(1);
+    expect(await readFile(path.join(project.dir, "out.txt"), "utf8")).toBe("written\n");
+    // The run was the served Pod's: the watcher saw it, and the approval given in the editor.
+    expect(events.find((e) => e.event === "run_start")).toMatchObject({
+      input: "write out.txt from the editor",
+    });
+    expect(events.find((e) => e.event === "permission_resolved")).toMatchObject({ decision: "allow_once" });
+    expect(editor.stderr()).toContain("attached to the Pod yoake serve runs");
+    // The editor leaving leaves the Pod serving.
+    expect(await editor.close()).toBe(0);
+    expect((await watcher.status()).state).toBe("idle");
   }, 60_000);
 
   it("refuses what would fight the served Pod; --no-attach runs a Pod here", async () => {

@@ -142,8 +142,11 @@ export class YoakeAgent {
     const pod = await attachToServedPod(cwd, this.options.env, "yoake acp");
     if (pod === undefined) return undefined;
     this.options.log(`yoake acp: attached to the Pod yoake serve runs for ${pod.manifest.projectRoot}\n`);
-    // Another editor session on the same served Pod is the same conversation under another id.
-    const id = `${pod.sessionId ?? "served"}-${this.sessions.size + 1}`;
+    // The Pod's session log id, as for a Pod of its own (session/load continues it once the
+    // server is gone); a second editor session on the same Pod is the same conversation, renamed.
+    const base = pod.sessionId ?? "served";
+    let id = base;
+    for (let n = 2; this.sessions.has(id); n++) id = `${base}-${n}`;
     const session = new AcpSession(id, pod, { notices: this.notices, log: this.options.log });
     this.sessions.set(id, session);
     return session;

@@ -83,10 +83,6 @@ export class RemotePod {
   get pendingPermission(): PermissionRequest | undefined {
     return this.pending;
   }
-  /** Whether a run was going when this client attached (another client's, or one left running). */
-  get runningAtAttach(): boolean {
-    return this.status.state === "running";
-  }
 
   async fetchHistory(): Promise<readonly Item[]> {
     this.items = (await this.client.history()).items;
