@@ -9,7 +9,12 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type MockProvider, type MockReply, startMockProvider } from "@yoake/llm-worker/testing";
+import {
+  encodeScripted,
+  type MockProvider,
+  type MockReply,
+  startMockProvider,
+} from "@yoake/llm-worker/testing";
 import { connectPod, type PodClient, type WireEvent } from "@yoake/pod/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { choose, initialize, killEditors, startEditor } from "./acp-editor.js";
@@ -55,6 +60,13 @@ function start(args: readonly string[], cwd: string, env: Record<string, string 
 /** Waits (no deadline of its own: the test's timeout is the limit) until `holds`. */
 async function until(holds: () => boolean): Promise<void> {
   while (!holds()) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+/** Where the `n`th text delta event of an Anthropic stream ends. */
+function endOfTextDelta(body: string, n: number): number {
+  let end = 0;
+  for (let i = 0; i < n; i++) end = body.indexOf("\n\n", body.indexOf('"text_delta"', end)) + 2;
+  return end;
 }
 
 /** A held reply: the request waits until `release()`. */
@@ -234,7 +246,7 @@ describe("yoake serve with attached clients", () => {
   }, 60_000);
 
   it.skipIf(!hasTmux)(
-    "yoake reattaches: the history so far, another client's live run, and Esc cancels through the protocol",
+    "yoake reattaches: the history so far, another client's live run; Esc cancels runs through the protocol",
     async () => {
       const screen = new TmuxScreen("serve");
       try {
@@ -255,14 +267,24 @@ describe("yoake serve with attached clients", () => {
         shown = await screen.waitFor("the first answer");
         expect(shown).toContain("the first question");
 
-        // Another client's run shows live: its input, then what streams.
-        const live = held(answer("streamed to every client"));
-        provider.setHandler(() => live.reply);
+        // Another client's run shows live: its input, then what streams. Esc here cancels it: the
+        // run is not this client's, so the served Pod is asked to.
+        const streamed = encodeScripted("anthropic", {
+          blocks: [{ type: "text", text: "Streaming to every client, and then a long silence." }],
+        });
+        provider.setHandler(() => ({
+          fault: "stall",
+          response: streamed,
+          afterBytes: endOfTextDelta(streamed, 3),
+        }));
+        events.length = 0;
         await watcher.run("a question from the editor");
         await screen.waitFor("a question from the editor");
-        live.release();
-        await screen.waitFor("streamed to every client");
+        await screen.waitFor("Streaming to every");
+        screen.press("Escape");
         await until(() => seen("run_end"));
+        expect(events.find((e) => e.event === "run_end")).toMatchObject({ result: { status: "cancelled" } });
+        await screen.waitFor("Cancelled");
 
         // This client's own run, cancelled with Esc: the served Pod ends it (the watcher sees it).
         const stalled = held(answer("never sent"));

@@ -49,12 +49,15 @@ export class RemotePod {
   /** The number of the latest run this client saw end, for `answeredElsewhere`. */
   private latestRun = 0;
   private processing: Promise<void> = Promise.resolve();
+  /** A run is going in the served Pod, whoever started it. */
+  private runGoing: boolean;
   private shutdownReason: string | undefined;
 
   private constructor(private readonly client: PodClient) {
     this.status = client.hello.status;
     this.pending = this.status.pendingPermission;
     this.currentSession = this.status.sessionId;
+    this.runGoing = this.status.state === "running";
     client.listen((event) => {
       this.processing = this.processing.then(() => this.receive(event));
     });
@@ -107,6 +110,16 @@ export class RemotePod {
    */
   answeredElsewhere(options: RemoteRunOptions = {}): Promise<PodRunResult> {
     return this.awaitRun(this.latestRun + 1, options.signal);
+  }
+
+  /**
+   * Cancels the run going in the served Pod that this client did not start (another client's, or
+   * one whose client went away): there is no signal of this client's to abort. False when none goes.
+   */
+  cancelServedRun(): boolean {
+    if (!this.runGoing) return false;
+    void this.client.cancel().catch(() => undefined);
+    return true;
   }
 
   listen(listener: Listener): () => void {
@@ -176,6 +189,8 @@ export class RemotePod {
       this.pending = request;
     }
     if (event.type === "permission_resolved" && this.pending?.id === event.id) this.pending = undefined;
+    if (event.type === "run_start") this.runGoing = true;
+    if (event.type === "run_end") this.runGoing = false;
     this.deliver(event);
     if (wire.event === "run_end" && wire.run !== undefined && event.type === "run_end") {
       const { run } = wire;

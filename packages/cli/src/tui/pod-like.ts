@@ -85,6 +85,12 @@ export interface PodLike {
   respond(id: string, decision: PermissionDecision, options: { signal?: AbortSignal }): Promise<RunOutcome>;
   /** Every event, in order; returns the function that stops listening. */
   listen(listener: (event: PodEvent) => void): () => void;
+  /**
+   * A served Pod: cancels a run this client did not start (another client's, or one left running
+   * by a client that went away), which no signal of this client reaches. False when none goes.
+   * An in-process Pod runs only what its UI started, cancelled through the run's signal.
+   */
+  cancelServedRun?(): boolean;
   /** The conversation so far (in-process Pods). */
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */

@@ -94,6 +94,23 @@ describe("SessionController", () => {
     await second;
   });
 
+  it("with no run of its own, Esc cancels the run another client of a served Pod started", () => {
+    const served = Object.assign(new FakePod(), {
+      runGoing: true,
+      cancelServedRun(this: { runGoing: boolean }): boolean {
+        const going = this.runGoing;
+        this.runGoing = false;
+        return going;
+      },
+    });
+    const { controller } = setup(served);
+    expect(controller.interrupt()).toBe(true);
+    expect(served.runGoing).toBe(false);
+    expect(controller.interrupt()).toBe(false);
+    // An in-process Pod runs nothing its UI did not start.
+    expect(setup(new FakePod()).controller.interrupt()).toBe(false);
+  });
+
   it("queues prompts sent during a turn and sends each when the turn before it ends; commands run at once", async () => {
     const pod = new FakePod();
     const { controller, actions, notices } = setup(pod);
