@@ -1,6 +1,4 @@
-import { type Stats, statSync } from "node:fs";
 import path from "node:path";
-import { errorMessage } from "@yoake/llm-worker";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import { customSlashCommands, expandHeadlessPrompt } from "./custom-commands/slash-command-files.js";
@@ -8,30 +6,28 @@ import { openDatabaseStores } from "./database-stores.js";
 import type { OutputFormat } from "./headless/output-format.js";
 import { loadOutputSchema } from "./headless/output-schema-file.js";
 import { headlessPrompt } from "./headless/prompt-input.js";
-import { runHeadless } from "./headless/run-headless.js";
+import { commandHeadlessOptions, runHeadless } from "./headless/run-headless.js";
 import { askProjectTrust, startInteractive } from "./interactive.js";
 import type { InterruptSource } from "./interrupt.js";
 import type { CliIO } from "./io.js";
-import { manifestOverrides, type OverrideOptions } from "./manifest-overrides.js";
 import { openPod } from "./open-pod.js";
+import { checkWorkingDirectory, commandPodOptions, type PodShapingOptions } from "./pod-options.js";
 import { openPodWithTrust } from "./project-trust.js";
 import { SwitchablePod } from "./switchable-pod.js";
 
 /** The options of `yoake [options]`, parsed. */
-export interface AgentCommandOptions extends OverrideOptions {
+export interface AgentCommandOptions extends PodShapingOptions {
   /** `-p` given: its text, or `true` when the prompt comes from standard input alone. */
   prompt?: string | true;
   outputFormat: OutputFormat;
   /** `--output-schema <file>`: the headless answer is JSON matching this JSON Schema. */
   outputSchema?: string;
   cwd?: string;
-  continue?: boolean;
-  resume?: string;
   /** `--db`: sessions and blobs in this PostgreSQL database (else `YOAKE_DATABASE_URL`, else files). */
   db?: string;
   verbose?: boolean;
-  /** `--trust-project`: apply the project's manifest whole, and remember that it is trusted. */
-  trustProject?: boolean;
+  /** False (`--no-attach`): a Pod in this process even when `yoake serve` serves the project. */
+  attach?: boolean;
 }
 
 /**
@@ -45,7 +41,8 @@ export async function agentCommand(
 ): Promise<ExitCodeValue> {
   const cwd = path.resolve(io.cwd, options.cwd ?? ".");
   if (options.cwd !== undefined) checkWorkingDirectory(options.cwd, cwd);
-  const session = sessionChoice(options);
+  // Before the prompt is read: --continue with --resume is reported first.
+  const shapedPodOptions = commandPodOptions(cwd, io.env, options);
   // Without a keyboard on stdin the UI cannot be used: what is piped in is the prompt.
   const headless = options.prompt !== undefined || io.stdin.isTTY !== true;
   // Read first: a missing prompt is reported before a missing key.
@@ -54,6 +51,11 @@ export async function agentCommand(
     : undefined;
   if (options.outputSchema !== undefined && prompt === undefined)
     throw new CliError("--output-schema applies to headless runs: give -p");
+  if (options.attach !== false) {
+    const { attachedCommand } = await import("./attach/attached-command.js");
+    const code = await attachedCommand(cwd, prompt, options, io, interrupts);
+    if (code !== undefined) return code;
+  }
   const output =
     options.outputSchema === undefined ? undefined : await loadOutputSchema(options.outputSchema, cwd);
   const databaseUrl = options.db ?? io.env.YOAKE_DATABASE_URL;
@@ -61,14 +63,7 @@ export async function agentCommand(
     databaseUrl === undefined || databaseUrl === ""
       ? undefined
       : await openDatabaseStores(databaseUrl, cwd, io.env);
-  const podOptions: PodOptions = {
-    cwd,
-    env: io.env,
-    overrides: manifestOverrides(options, cwd),
-    ...(session !== undefined && { session }),
-    ...(options.trustProject === true && { projectTrust: "trust" as const }),
-    ...database?.podOptions,
-  };
+  const podOptions: PodOptions = { ...shapedPodOptions, ...database?.podOptions };
   const opened = await openPodWithTrust(podOptions, headless ? undefined : askProjectTrust).catch(
     async (error: unknown) => {
       await database?.close();
@@ -109,13 +104,9 @@ export async function agentCommand(
     return await runHeadless(
       pod,
       {
-        prompt: expandHeadlessPrompt(prompt, custom.commands),
-        format: options.outputFormat,
+        ...commandHeadlessOptions(expandHeadlessPrompt(prompt, custom.commands), options, interrupt),
         ...(output !== undefined && { output }),
         ...(io.env.TRACEPARENT !== undefined && { traceparent: io.env.TRACEPARENT }),
-        approveAll: options.approveAll === true,
-        verbose: options.verbose === true,
-        ...(interrupt !== undefined && { signal: interrupt.signal }),
       },
       io,
     );
@@ -124,25 +115,4 @@ export async function agentCommand(
     await pod.close();
     await database?.close();
   }
-}
-
-/** `--cwd` names a directory that exists: a typo must not create one (the Pod would, for its state). */
-function checkWorkingDirectory(given: string, resolved: string): void {
-  let stats: Stats;
-  try {
-    stats = statSync(resolved);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`--cwd ${given}: no such directory`);
-    throw new CliError(`--cwd ${given}: ${errorMessage(error)}`);
-  }
-  if (!stats.isDirectory()) throw new CliError(`--cwd ${given}: not a directory`);
-}
-
-/** `--continue`: the project's latest session; `--resume <id>`: that one (or an unambiguous prefix). */
-function sessionChoice(options: AgentCommandOptions): PodOptions["session"] {
-  if (options.continue === true && options.resume !== undefined)
-    throw new CliError("--continue and --resume exclude each other: give one");
-  if (options.continue === true) return "latest";
-  return options.resume;
 }

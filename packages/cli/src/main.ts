@@ -8,6 +8,7 @@ import { addFleetCommands } from "./fleet-commands.js";
 import { OUTPUT_FORMATS } from "./headless/output-format.js";
 import { interruptOnSigint } from "./interrupt.js";
 import { type CliIO, processIO } from "./io.js";
+import type { ServeCommandOptions } from "./serve-command.js";
 
 /**
  * The Pod's levels, written out: importing them would load the whole Pod for `--help`. The type
@@ -38,10 +39,19 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
       const { demoCommand } = await import("./demo/demo-command.js");
       exitCode = await demoCommand(options, cliIO, interrupts);
     },
-    acp: async ({ trustProject }) => {
+    acp: async ({ trustProject, attach }) => {
       const { runAcp, settleAcpProjectTrust } = await import("./acp/main.js");
       await settleAcpProjectTrust(cliIO, trustProject);
-      exitCode = await runAcp(cliIO);
+      exitCode = await runAcp({ ...cliIO, attach });
+    },
+    serve: async (options) => {
+      const { serveCommand, stopOnSignals } = await import("./serve-command.js");
+      const stop = io === undefined ? stopOnSignals() : undefined;
+      try {
+        exitCode = await serveCommand(options, cliIO, stop?.signal);
+      } finally {
+        stop?.dispose();
+      }
     },
   });
   addFleetCommands(program, cliIO, (code) => {
@@ -66,7 +76,8 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
 interface Actions {
   agent(options: AgentCommandOptions): Promise<void>;
   demo(options: DemoCommandOptions): Promise<void>;
-  acp(options: { trustProject: boolean }): Promise<void>;
+  acp(options: { trustProject: boolean; attach: boolean }): Promise<void>;
+  serve(options: ServeCommandOptions): Promise<void>;
 }
 
 function buildProgram(io: CliIO, actions: Actions): Command {
@@ -108,6 +119,7 @@ function buildProgram(io: CliIO, actions: Actions): Command {
     )
     .option("--verbose", "headless: report each tool call and info alerts on stderr")
     .option(TRUST_FLAG, TRUST_HELP)
+    .option(NO_ATTACH_FLAG, NO_ATTACH_HELP)
     .addHelpText("after", HELP_AFTER)
     .action(async (raw: RawAgentOptions) => {
       await actions.agent(agentOptions(raw));
@@ -126,8 +138,21 @@ function buildProgram(io: CliIO, actions: Actions): Command {
     .command("acp")
     .description("serve the Agent Client Protocol on standard input and output, for editors (Zed, ...)")
     .option(TRUST_FLAG, TRUST_HELP)
-    .action(async (raw: { trustProject?: true }) => {
-      await actions.acp({ trustProject: raw.trustProject === true });
+    .option(NO_ATTACH_FLAG, NO_ATTACH_HELP)
+    .action(async (raw: { trustProject?: true; attach: boolean }) => {
+      await actions.acp({ trustProject: raw.trustProject === true, attach: raw.attach });
+    });
+
+  program
+    .command("serve")
+    .description("keep a Pod running on the project, behind its socket: yoake, -p and acp attach to it")
+    .option("--cwd <dir>", "the directory to work in (default: the current one)")
+    .option("--model <provider/model>", "the model")
+    .option("-c, --continue", "continue the latest session of this project")
+    .option("-r, --resume <id>", "resume the session <id>")
+    .option(TRUST_FLAG, TRUST_HELP)
+    .action(async (raw: ServeCommandOptions) => {
+      await actions.serve(raw);
     });
 
   return program;
@@ -137,6 +162,10 @@ const TRUST_FLAG = "--trust-project";
 const TRUST_HELP =
   "trust the project's .yoake/manifest.toml (its hooks, MCP servers, base URL, wider scope) and remember it";
 
+const NO_ATTACH_FLAG = "--no-attach";
+const NO_ATTACH_HELP =
+  "run a Pod in this process even when yoake serve serves the project (default: attach to it)";
+
 const HELP_AFTER = `
 Examples:
   yoake                                 the terminal UI on the project here
@@ -145,6 +174,7 @@ Examples:
   yoake -p "Fix @src/app.ts" --yes --output-format json
   yoake -p "List the TODOs" --output-schema todos.json   the answer as validated JSON
   yoake demo                            try it with a scripted model: no key, no network
+  yoake serve                           keep a Pod running here; yoake, -p and acp attach to it
 
 Keys and endpoints: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY (and *_BASE_URL),
 OLLAMA_HOST. Headless runs deny tool calls that need approval unless --yes.
@@ -171,6 +201,7 @@ interface RawAgentOptions {
   db?: string;
   verbose?: true;
   trustProject?: true;
+  attach: boolean;
 }
 
 function agentOptions(raw: RawAgentOptions): AgentCommandOptions {

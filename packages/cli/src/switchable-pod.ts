@@ -58,9 +58,6 @@ export class SwitchablePod implements PodLike {
   respond(id: string, decision: PermissionDecision, options: { signal?: AbortSignal }) {
     return this.pod.respond(id, decision, options);
   }
-  cancel() {
-    return this.pod.cancel();
-  }
   compact(options: { signal?: AbortSignal }) {
     return this.pod.compact(options);
   }

@@ -6,13 +6,30 @@ import {
   type RequestPermissionResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import type { ImagePart } from "@yoake/llm-worker";
+import type { ImagePart, Item } from "@yoake/llm-worker";
 import type { Alert, PermissionDecision, PermissionRequest, Pod, PodRunResult, Segment } from "@yoake/pod";
 import { replayUpdates } from "./history-replay.js";
 import { PERMISSION_OPTIONS, permissionDecision, permissionToolCall } from "./permission.js";
 import { promptImages, promptSegments } from "./prompt-segments.js";
 import { promptStopReason } from "./stop-reason.js";
 import { TurnReporter, type TurnSink } from "./turn-reporter.js";
+
+/** What a session needs of its Pod: the in-process `Pod`, or a served one attached to (`RemotePod`). */
+export interface AcpPod {
+  run(
+    input: readonly Segment[],
+    options: { signal?: AbortSignal; images?: readonly ImagePart[] },
+  ): Promise<PodRunResult>;
+  respond(id: string, decision: PermissionDecision, options: { signal?: AbortSignal }): Promise<PodRunResult>;
+  on: Pod["on"];
+  readonly history: readonly Item[];
+  readonly manifest: {
+    readonly projectRoot: string;
+    readonly model: { readonly contextWindow?: number | undefined };
+  };
+  /** Closes the Pod's session log (in-process), or leaves the served Pod. */
+  close(): Promise<void>;
+}
 
 /** What a session needs of the agent around it. */
 export interface AcpSessionContext {
@@ -37,7 +54,7 @@ export class AcpSession {
   constructor(
     /** The id the client knows the session by. */
     readonly id: string,
-    readonly pod: Pod,
+    readonly pod: AcpPod,
     private readonly context: AcpSessionContext,
   ) {}
 

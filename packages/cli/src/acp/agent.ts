@@ -23,6 +23,11 @@ export interface YoakeAgentOptions {
   version: string;
   /** A line for standard error (the editor's log of the agent). */
   log(line: string): void;
+  /**
+   * Whether a new session in a project that `yoake serve` serves attaches to that Pod (default
+   * true; `--no-attach` gives every session a Pod of its own).
+   */
+  attach?: boolean;
 }
 
 /**
@@ -35,6 +40,9 @@ export interface YoakeAgentOptions {
  * `session/resume` (without the replay), `session/close`, `session/prompt` and the
  * `session/cancel` notification. The client's `mcpServers` are not used: the Pod takes its tools
  * from its manifest.
+ *
+ * A new session in a project `yoake serve` serves is that Pod, attached to over its socket: the
+ * editor then watches (and answers) the same runs as the terminals attached to it.
  */
 export class YoakeAgent {
   readonly app: AgentApp;
@@ -108,6 +116,10 @@ export class YoakeAgent {
   /** A Pod for `cwd`: a new session (`"new"`), or the session `choice` continued from its log. */
   private async open(cwd: string, choice: string): Promise<AcpSession> {
     if (!path.isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+    if (choice === "new" && this.options.attach !== false) {
+      const served = await this.attach(cwd);
+      if (served !== undefined) return served;
+    }
     let pod: Pod;
     try {
       pod = await Pod.create({ cwd, env: this.options.env, session: choice });
@@ -119,6 +131,22 @@ export class YoakeAgent {
     for (const warning of [...manifestWarnings, ...(pod.restored?.warnings ?? [])])
       this.options.log(`yoake acp: warning: ${warning}\n`);
     const id = choice === "new" ? pod.sessionId : choice;
+    const session = new AcpSession(id, pod, { notices: this.notices, log: this.options.log });
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** A session on the Pod `yoake serve` runs for `cwd`'s project, if one does. */
+  private async attach(cwd: string): Promise<AcpSession | undefined> {
+    const { attachToServedPod } = await import("../attach/attach.js");
+    const pod = await attachToServedPod(cwd, this.options.env, "yoake acp");
+    if (pod === undefined) return undefined;
+    this.options.log(`yoake acp: attached to the Pod yoake serve runs for ${pod.manifest.projectRoot}\n`);
+    // The Pod's session log id, as for a Pod of its own (session/load continues it once the
+    // server is gone); a second editor session on the same Pod is the same conversation, renamed.
+    const base = pod.sessionId ?? "served";
+    let id = base;
+    for (let n = 2; this.sessions.has(id); n++) id = `${base}-${n}`;
     const session = new AcpSession(id, pod, { notices: this.notices, log: this.options.log });
     this.sessions.set(id, session);
     return session;

@@ -19,6 +19,8 @@ export interface AcpIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Aborting it ends the connection (Ctrl-C). */
   signal?: AbortSignal;
+  /** False (`--no-attach`): sessions never attach to a Pod `yoake serve` runs. */
+  attach?: boolean;
 }
 
 /**
@@ -43,7 +45,12 @@ export async function settleAcpProjectTrust(io: CliIO, trustProject: boolean): P
 export async function runAcp(io: AcpIO): Promise<ExitCodeValue> {
   // Anything printed by accident would corrupt the protocol stream: console output is the log.
   const restoreConsole = consoleToLog(io.stderr);
-  const yoake = new YoakeAgent({ env: io.env, version, log: (line) => io.stderr.write(line) });
+  const yoake = new YoakeAgent({
+    env: io.env,
+    version,
+    log: (line) => io.stderr.write(line),
+    ...(io.attach !== undefined && { attach: io.attach }),
+  });
   const connection = yoake.app.connect(ndJsonStream(writableTo(io.stdout), readableFrom(io.stdin)));
   const interrupt = (): void => connection.close(new Error("interrupted"));
   io.signal?.addEventListener("abort", interrupt, { once: true });

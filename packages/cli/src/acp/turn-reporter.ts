@@ -36,7 +36,7 @@ export class TurnReporter {
   ) {}
 
   /** Subscribes to the Pod's events for the turn; returns the function that stops it. */
-  listen(pod: Pod): Unsubscribe {
+  listen(pod: Pick<Pod, "on">): Unsubscribe {
     const sink = this.sink;
     const offs = [
       pod.on("text_delta", (event) => {

@@ -19,7 +19,11 @@ export interface ProgressOptions {
  * always (a file reference that did not resolve, a hook that failed), and optionally each tool
  * call, each retry of a request and info alerts.
  */
-export function reportProgress(pod: Pod, stderr: OutputStream, options: ProgressOptions): Unsubscribe {
+export function reportProgress(
+  pod: Pick<Pod, "on">,
+  stderr: OutputStream,
+  options: ProgressOptions,
+): Unsubscribe {
   const offs: Unsubscribe[] = [
     pod.on("alert", (alert) => {
       if (alert.level === "info" && !options.info) return;

@@ -1,11 +1,37 @@
-import type { OutputSchema } from "@yoake/llm-worker";
-import type { Pod, PodRunResult } from "@yoake/pod";
+import type { Item, OutputSchema, Unsubscribe } from "@yoake/llm-worker";
+import type {
+  PermissionDecision,
+  PodEvent,
+  PodEventOf,
+  PodEventType,
+  PodRunOptions,
+  PodRunResult,
+} from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO } from "../io.js";
 import type { OutputFormat } from "./output-format.js";
 import { reportProgress } from "./progress.js";
-import { type DeniedCall, failureOf, runSummary } from "./run-summary.js";
+import { type DeniedCall, failureOf, runSummary, type SummaryModel } from "./run-summary.js";
 import { streamEventLine } from "./stream-event.js";
+
+/**
+ * What a headless run needs of its Pod: the in-process `Pod` is one, and so is a Pod served by
+ * `yoake serve` and attached to (`RemotePod`).
+ */
+export interface HeadlessPod {
+  run(input: string, options: PodRunOptions): Promise<PodRunResult>;
+  respond(id: string, decision: PermissionDecision, options: PodRunOptions): Promise<PodRunResult>;
+  listen(listener: (event: PodEvent) => void): Unsubscribe;
+  on<T extends PodEventType>(type: T, handler: (event: PodEventOf<T>) => void): Unsubscribe;
+  readonly history: readonly Item[];
+  readonly sessionId?: string | undefined;
+  readonly manifest: { readonly model: SummaryModel };
+  /**
+   * A served Pod, which other clients watch too: resolves with how the run went on once one of
+   * them answered the pending permission request. Without it, nobody else can answer.
+   */
+  answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult>;
+}
 
 export interface HeadlessOptions {
   prompt: string;
@@ -17,7 +43,8 @@ export interface HeadlessOptions {
   output?: OutputSchema<unknown>;
   /**
    * Whether calls that need approval were approved up front (`--yes`, which empties
-   * `tools.approve`). Without it, such calls are denied: nobody is there to ask.
+   * `tools.approve`; a served Pod's requests are approved once each). Without it, such calls are
+   * denied: nobody is there to ask — except on a served Pod, where another client may answer.
    */
   approveAll: boolean;
   /** A W3C `traceparent` (the `TRACEPARENT` variable): the run's spans continue that trace. */
@@ -27,12 +54,31 @@ export interface HeadlessOptions {
   signal?: AbortSignal;
 }
 
+/** The options of `yoake -p` for one run of `prompt`; Ctrl-C (`interrupt`) cancels it. */
+export function commandHeadlessOptions(
+  prompt: string,
+  options: { outputFormat: OutputFormat; approveAll?: boolean; verbose?: boolean },
+  interrupt: { signal: AbortSignal } | undefined,
+): HeadlessOptions {
+  return {
+    prompt,
+    format: options.outputFormat,
+    approveAll: options.approveAll === true,
+    verbose: options.verbose === true,
+    ...(interrupt !== undefined && { signal: interrupt.signal }),
+  };
+}
+
 /**
  * One headless run: submits the prompt (its `@path` references resolved by the Pod), answers
  * every permission request with a denial that tells the model why, and prints the outcome in
  * `format`. Returns the exit code: 0 finished, 1 failed or cancelled (the error on stderr).
  */
-export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO): Promise<ExitCodeValue> {
+export async function runHeadless(
+  pod: HeadlessPod,
+  options: HeadlessOptions,
+  io: CliIO,
+): Promise<ExitCodeValue> {
   const started = Date.now();
   const denied: DeniedCall[] = [];
   const stopProgress = reportProgress(pod, io.stderr, {
@@ -58,6 +104,17 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
     result = await pod.run(options.prompt, runOptions);
     while (result.status === "paused" && result.permissionRequest !== undefined) {
       const request = result.permissionRequest;
+      if (options.approveAll) {
+        result = await pod.respond(request.id, "allow_once", runOptions);
+        continue;
+      }
+      if (pod.answeredElsewhere !== undefined) {
+        io.stderr.write(
+          `yoake: ${request.tool} waits for approval: answer it in another client of the served Pod (yoake here)\n`,
+        );
+        result = await pod.answeredElsewhere(runOptions);
+        continue;
+      }
       const reason = `${request.tool} needs the user's approval, which cannot be asked in headless mode; rerun with --yes to allow it`;
       // A command says why it asks: no sandbox, or an always-ask pattern.
       const why = request.command === undefined ? "" : `; ${request.command.reason}`;

@@ -45,8 +45,12 @@ export interface RunSummary {
   deniedCalls?: DeniedCall[];
 }
 
+/** The model as the summary names and prices it. */
+export type SummaryModel = Pick<Manifest["model"], "scheme" | "id"> &
+  Partial<Pick<Manifest["model"], "ref" | "prices">>;
+
 export interface SummaryContext {
-  manifest: Manifest;
+  manifest: { readonly model: SummaryModel };
   durationMs: number;
   deniedCalls: readonly DeniedCall[];
   sessionId?: string | undefined;

@@ -69,8 +69,9 @@ export interface SessionSummary {
 }
 
 /**
- * The least the terminal UI needs from a Pod. An in-process `Pod` is one as it is; a protocol
- * client implements the same methods over the socket. Optional members are features a Pod may
+ * The least the terminal UI needs from a Pod. An in-process `Pod` is one as it is; a served Pod
+ * attached to (`RemotePod`) implements the same methods over the socket, its runs' signals
+ * becoming the protocol's `cancel`. Optional members are features a Pod may
  * not offer yet: the UI says so plainly when the user asks for one.
  */
 export interface PodLike {
@@ -84,6 +85,12 @@ export interface PodLike {
   respond(id: string, decision: PermissionDecision, options: { signal?: AbortSignal }): Promise<RunOutcome>;
   /** Every event, in order; returns the function that stops listening. */
   listen(listener: (event: PodEvent) => void): () => void;
+  /**
+   * A served Pod: cancels a run this client did not start (another client's, or one left running
+   * by a client that went away), which no signal of this client reaches. False when none goes.
+   * An in-process Pod runs only what its UI started, cancelled through the run's signal.
+   */
+  cancelServedRun?(): boolean;
   /** The conversation so far (in-process Pods). */
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */
@@ -97,8 +104,6 @@ export interface PodLike {
   readonly plan?: Plan;
   /** The request a paused run waits on (a restored session can start so): the UI shows its prompt at once. */
   readonly pendingPermission?: PermissionRequest;
-  /** Cancels the running turn when the signal cannot reach it (a Pod in another process). */
-  cancel?(): unknown;
   readonly manifest?: {
     readonly projectRoot: string;
     readonly model: ModelSummary;

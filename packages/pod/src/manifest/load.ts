@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { parse, TomlError } from "smol-toml";
@@ -7,9 +7,12 @@ import { pathCovers } from "../scope/rules.js";
 import { DEFAULT_LAYER } from "./defaults.js";
 import { ManifestError, type ManifestIssue } from "./manifest-error.js";
 import { mergeLayers, normalizeLayer, type SourcedLayer } from "./merge.js";
+import { findProjectRoot, PROJECT_DIR } from "./project-root.js";
 import { type Manifest, type ManifestLayerInfo, resolveManifest } from "./resolve.js";
 import { type ManifestLayerInput, validateLayer } from "./schema.js";
 import { applyProjectTrust, type ProjectLayerText, type ProjectTrustPolicy } from "./trust-gate.js";
+
+export { findProjectRoot, PROJECT_DIR };
 
 export interface LoadManifestOptions {
   /** Where the project search starts. */
@@ -26,8 +29,6 @@ export interface LoadManifestOptions {
   projectTrust?: ProjectTrustPolicy;
 }
 
-/** Where a project's own files live, relative to its root. */
-export const PROJECT_DIR = ".yoake";
 const MANIFEST_FILE = "manifest.toml";
 const AGENTS_FILE = "AGENTS.md";
 
@@ -109,21 +110,6 @@ export function userManifestPath(env: Readonly<Record<string, string | undefined
   const xdg = env.XDG_CONFIG_HOME;
   const configHome = xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homeDir, ".config");
   return path.join(configHome, "yoake", MANIFEST_FILE);
-}
-
-/** See `loadManifest` for the rule. */
-export async function findProjectRoot(cwd: string, homeDir: string): Promise<string> {
-  const start = path.resolve(cwd);
-  const markedBy = async (marker: string, mustBeDirectory: boolean): Promise<string | undefined> => {
-    for (let dir = start; ; dir = path.dirname(dir)) {
-      if (dir !== homeDir || dir === start) {
-        const stats = await stat(path.join(dir, marker)).catch(() => undefined);
-        if (stats !== undefined && (!mustBeDirectory || stats.isDirectory())) return dir;
-      }
-      if (path.dirname(dir) === dir) return undefined;
-    }
-  };
-  return (await markedBy(PROJECT_DIR, true)) ?? (await markedBy(".git", false)) ?? start;
 }
 
 async function readOptional(file: string): Promise<string | undefined> {

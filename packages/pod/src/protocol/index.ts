@@ -1,3 +1,9 @@
+/**
+ * `@yoake/pod/protocol`: the client protocol (JSON lines over a Unix socket or standard input and
+ * output) — the client a program attaches to a running Pod with, the server and its transports,
+ * the message schemas and types, and the project's socket. See DESIGN.md beside this file for how
+ * Pod events map to the wire.
+ */
 export { connectPod, PodClient, type PodClientOptions, PodProtocolError } from "./client.js";
 export { type CheckedRequest, Connection, type ConnectionOptions, describeIssues } from "./connection.js";
 export { failedRunResult, toWireEvent, toWireRunResult } from "./event-mapping.js";
@@ -22,6 +28,7 @@ export {
   type ResultOf,
   resultResponseSchema,
   type ServerMessage,
+  type StartedRun,
   serverMessageSchema,
   type WireError,
   type WireEvent,
@@ -34,4 +41,10 @@ export {
 export { PodProtocolServer, type ProtocolServerOptions, type ShutdownOptions } from "./protocol-server.js";
 export type { ServedPod } from "./served-pod.js";
 export { type PodServer, type ServePodOptions, servePod, serveStdio } from "./server.js";
-export { podSocketPath, prepareSocketPath, SocketInUseError } from "./socket-path.js";
+export {
+  findServedPod,
+  podSocketPath,
+  prepareSocketPath,
+  projectSocketPath,
+  SocketInUseError,
+} from "./socket-path.js";

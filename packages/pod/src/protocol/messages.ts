@@ -104,8 +104,8 @@ export const requestIdSchema = z.union([z.string(), z.number()]);
 
 /**
  * The params of each method. Methods without params may omit `params`. `run`, `respond` and
- * `resume` answer as soon as the run has started; how it ends comes as the `run_end` event, to
- * every client.
+ * `resume` answer as soon as the run has started, with the number the Pod gave it (`run`); how it
+ * ends comes as the `run_end` event carrying that number, to every client.
  */
 export const methodParamsSchemas = {
   /** Must be the first request: exchanges protocol versions. */
@@ -156,13 +156,24 @@ export type ClientRequest = {
 // ---------------------------------------------------------------------------------------------
 // Responses (Pod → the client that asked)
 
+/**
+ * A run (or its continuation) started by a request. `run` numbers the runs of this Pod's server
+ * from 1; the `run_end` that ends it carries the same number, so a client tells its own run's end
+ * from another client's that was still on its way.
+ */
+export interface StartedRun {
+  started: true;
+  run: number;
+}
+const startedRunSchema = z.object({ started: z.literal(true), run: z.number().int() });
+
 /** What each method answers. */
 export interface MethodResults {
   hello: { protocolVersion: number; projectRoot: string; status: WireStatus };
-  run: { started: true };
+  run: StartedRun;
   cancel: { cancelled: boolean };
-  resume: { started: true };
-  respond: { started: true };
+  resume: StartedRun;
+  respond: StartedRun;
   notify: { note: "added" | "queued" };
   history: { items: Item[] };
   status: WireStatus;
@@ -173,10 +184,10 @@ export type ResultOf<M extends MethodName> = MethodResults[M];
 
 export const methodResultSchemas = {
   hello: z.object({ protocolVersion: z.number().int(), projectRoot: z.string(), status: wireStatusSchema }),
-  run: z.object({ started: z.literal(true) }),
+  run: startedRunSchema,
   cancel: z.object({ cancelled: z.boolean() }),
-  resume: z.object({ started: z.literal(true) }),
-  respond: z.object({ started: z.literal(true) }),
+  resume: startedRunSchema,
+  respond: startedRunSchema,
   notify: z.object({ note: z.enum(["added", "queued"]) }),
   history: z.object({ items: z.array(itemSchema) }),
   status: wireStatusSchema,
@@ -376,7 +387,8 @@ export type WireEvent =
       tool: string;
       decision: PermissionDecision | "abandoned";
     }
-  | { event: "run_end"; result: WireRunResult }
+  /** `run`: the number of the request that started it (see `StartedRun`). */
+  | { event: "run_end"; result: WireRunResult; run?: number }
   /**
    * History changed outside a run's own steps (a note was added, the session was compacted): the
    * whole of it. A compaction also names the new session (`auto`: the Pod compacted on its own).
@@ -469,7 +481,7 @@ export const wireEventSchema = z.discriminatedUnion("event", [
     tool: z.string(),
     decision: z.union([permissionDecisionSchema, z.literal("abandoned")]),
   }),
-  z.object({ event: z.literal("run_end"), result: wireRunResultSchema }),
+  z.object({ event: z.literal("run_end"), result: wireRunResultSchema, run: z.number().int().optional() }),
   z.object({
     event: z.literal("history"),
     reason: z.enum(["notify", "compact"]),

@@ -41,6 +41,8 @@ export class PodProtocolServer implements ConnectionHost {
   private compacting = false;
   /** A run started by a request is going: its `run_end` waits for the Pod's call to return. */
   private runInFlight = false;
+  /** The number of the latest run a request started (see `StartedRun`). */
+  private runCount = 0;
   /** `run_end` and the events after it, until the run's call returns (see `track`). */
   private heldAfterRunEnd: WireEvent[] | undefined;
   private shuttingDown: Promise<void> | undefined;
@@ -124,8 +126,8 @@ export class PodProtocolServer implements ConnectionHost {
       }
       case "run":
         if (this.refuseWhileBusy(connection, id)) return;
-        connection.reply(id, "run", { started: true });
-        this.track(this.pod.run(request.params.segments));
+        connection.reply(id, "run", { started: true, run: ++this.runCount });
+        this.track(this.runCount, this.pod.run(request.params.segments));
         return;
       case "respond": {
         if (this.refuseWhileBusy(connection, id)) return;
@@ -139,8 +141,8 @@ export class PodProtocolServer implements ConnectionHost {
           connection.fail(id, "unknown_permission", `cannot answer ${permissionId}: ${why}`);
           return;
         }
-        connection.reply(id, "respond", { started: true });
-        this.track(this.pod.respond(permissionId, decision));
+        connection.reply(id, "respond", { started: true, run: ++this.runCount });
+        this.track(this.runCount, this.pod.respond(permissionId, decision));
         return;
       }
       case "resume": {
@@ -155,8 +157,8 @@ export class PodProtocolServer implements ConnectionHost {
           connection.fail(id, "not_paused", "no run is paused");
           return;
         }
-        connection.reply(id, "resume", { started: true });
-        this.track(this.pod.resume());
+        connection.reply(id, "resume", { started: true, run: ++this.runCount });
+        this.track(this.runCount, this.pod.resume());
         return;
       }
       case "cancel":
@@ -254,16 +256,18 @@ export class PodProtocolServer implements ConnectionHost {
    * `run_end` must find the Pod free. If the call throws, the clients get an `error`, and a failed
    * `run_end` when none was sent.
    */
-  private track(run: Promise<unknown>): void {
+  private track(runNumber: number, run: Promise<unknown>): void {
     this.runInFlight = true;
     const settle = (error: { message: string } | undefined) => {
       this.runInFlight = false;
       const held = this.heldAfterRunEnd ?? [];
       this.heldAfterRunEnd = undefined;
-      for (const event of held) this.broadcast(event);
+      for (const event of held)
+        this.broadcast(event.event === "run_end" ? { ...event, run: runNumber } : event);
       if (error === undefined) return;
       this.broadcast({ event: "error", error: { kind: "pod", message: error.message } });
-      if (held.length === 0) this.broadcast({ event: "run_end", result: failedRunResult(error.message) });
+      if (held.length === 0)
+        this.broadcast({ event: "run_end", result: failedRunResult(error.message), run: runNumber });
     };
     void this.watch(
       run.then(

@@ -63,7 +63,7 @@ describe("two clients", () => {
     const seenByAlice = recordEvents(alice);
     const seenByBob = recordEvents(bob);
 
-    expect(await alice.run("what is in @a.txt?")).toEqual({ started: true });
+    expect(await alice.run("what is in @a.txt?")).toEqual({ started: true, run: expect.any(Number) });
     const [end] = await Promise.all([alice.next("run_end"), bob.next("run_end")]);
     expect(end.result).toMatchObject({ status: "finished", text: "a.txt says hello", turns: 2 });
 
@@ -133,7 +133,7 @@ describe("two clients", () => {
       });
     });
     await alice.run("first");
-    expect(await next).toEqual({ started: true });
+    expect(await next).toEqual({ started: true, run: expect.any(Number) });
     expect((await alice.next("run_end")).result).toMatchObject({ status: "finished", text: "two" });
   });
 
@@ -183,7 +183,7 @@ describe("approvals over the protocol", () => {
     expect(wrong).toMatchObject({ code: "unknown_permission" });
     expect(wrong.message).toContain(`the pending permission request is ${request.id}`);
 
-    expect(await bob.respond(request.id, "allow_once")).toEqual({ started: true });
+    expect(await bob.respond(request.id, "allow_once")).toEqual({ started: true, run: expect.any(Number) });
     const end = await alice.next("run_end");
     expect(end.result).toMatchObject({ status: "finished", text: "written" });
     expect(readFileSync(path.join(project, "notes.md"), "utf8")).toBe("hi\n");

@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
-import { chmod, lstat, mkdir, unlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, realpath, unlink } from "node:fs/promises";
 import { connect } from "node:net";
-import { tmpdir, userInfo } from "node:os";
+import { homedir, tmpdir, userInfo } from "node:os";
 import path from "node:path";
+import { findProjectRoot } from "../manifest/project-root.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Where the Pod of a project listens: `$XDG_RUNTIME_DIR/yoake/<hash>.sock`, else
@@ -10,10 +13,7 @@ import path from "node:path";
  * project root. A hash, not the path, because a Unix socket path must stay under about 100 bytes;
  * one per project root, so a client finds the Pod of the project it is in.
  */
-export function podSocketPath(
-  projectRoot: string,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string {
+export function podSocketPath(projectRoot: string, env: Env = process.env): string {
   const hash = createHash("sha256").update(projectRoot).digest("hex").slice(0, 16);
   const runtimeDir = env.XDG_RUNTIME_DIR;
   const dir =
@@ -21,6 +21,27 @@ export function podSocketPath(
       ? path.join(runtimeDir, "yoake")
       : path.join(tmpdir(), `yoake-${userInfo().uid}`);
   return path.join(dir, `${hash}.sock`);
+}
+
+/**
+ * The socket of the project around `cwd` (found as the manifest finds it, then made real, so a
+ * symbolic link or a subdirectory leads to the same Pod): where `yoake serve` listens and where
+ * `yoake` looks for a Pod to attach to.
+ */
+export async function projectSocketPath(cwd: string, env: Env = process.env): Promise<string> {
+  const root = await findProjectRoot(cwd, path.resolve(env.HOME ?? homedir()));
+  return podSocketPath(await realpath(root).catch(() => root), env);
+}
+
+/**
+ * The socket of the Pod serving the project around `cwd`, or undefined when none does. A socket
+ * file nobody listens on (its Pod died) counts as none and is left for the next server to remove.
+ */
+export async function findServedPod(cwd: string, env: Env = process.env): Promise<string | undefined> {
+  const socketPath = await projectSocketPath(cwd, env);
+  const stats = await lstat(socketPath).catch(() => undefined);
+  if (stats === undefined || !stats.isSocket()) return undefined;
+  return (await answers(socketPath)) ? socketPath : undefined;
 }
 
 /** Another Pod answers on the socket path: this one must not take it over. */

@@ -33,6 +33,7 @@ class FakePod implements PodLike {
       this.listeners = this.listeners.filter((l) => l !== listener);
     };
   }
+  /** Not part of `PodLike`: a controller that still called it would cancel twice. */
   cancel(): void {
     this.cancelled++;
   }
@@ -77,19 +78,37 @@ describe("SessionController", () => {
     ]);
   });
 
-  it("cancels the running turn through its signal and the Pod's cancel; the next run goes ahead", async () => {
+  it("cancels the running turn through its signal alone; the next run goes ahead", async () => {
     const pod = new FakePod();
     const { controller } = setup(pod);
     const first = controller.submit("slow");
     expect(controller.cancel()).toBe(true);
     expect(pod.runs[0]?.signal?.aborted).toBe(true);
-    expect(pod.cancelled).toBe(1);
+    // One cancel path: a served Pod's client turns the signal into the protocol's cancel itself.
+    expect(pod.cancelled).toBe(0);
     await first;
     expect(controller.cancel()).toBe(false);
     const second = controller.submit("again");
     expect(pod.runs).toHaveLength(2);
     pod.end();
     await second;
+  });
+
+  it("with no run of its own, Esc cancels the run another client of a served Pod started", () => {
+    const served = Object.assign(new FakePod(), {
+      runGoing: true,
+      cancelServedRun(this: { runGoing: boolean }): boolean {
+        const going = this.runGoing;
+        this.runGoing = false;
+        return going;
+      },
+    });
+    const { controller } = setup(served);
+    expect(controller.interrupt()).toBe(true);
+    expect(served.runGoing).toBe(false);
+    expect(controller.interrupt()).toBe(false);
+    // An in-process Pod runs nothing its UI did not start.
+    expect(setup(new FakePod()).controller.interrupt()).toBe(false);
   });
 
   it("queues prompts sent during a turn and sends each when the turn before it ends; commands run at once", async () => {

@@ -107,13 +107,17 @@ export class SessionController {
     return this.cancel();
   }
 
-  /** Cancels the running turn. The Pod keeps a consistent history, so the session goes on. */
+  /**
+   * Cancels the running turn through its signal, the one path: an in-process Pod aborts its
+   * Worker with it, a served Pod's client sends the protocol's `cancel`. A run another client of
+   * a served Pod started has no signal here: the Pod cancels it (`cancelServedRun`). The Pod keeps
+   * a consistent history, so the session goes on.
+   */
   cancel(): boolean {
     const running = this.running;
-    if (running === undefined) return false;
+    // Nothing of this UI's runs: a served Pod may be running another client's run.
+    if (running === undefined) return this.pod.cancelServedRun?.() ?? false;
     running.abort(new Error("cancelled by the user"));
-    // A Pod in another process cannot see this signal: ask it too.
-    void Promise.resolve(this.pod.cancel?.()).catch(() => undefined);
     return true;
   }
 
