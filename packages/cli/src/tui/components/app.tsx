@@ -79,7 +79,8 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
           />
         )}
         {!leaving && <SubagentPanel pod={pod} />}
-        {!leaving && <PlanPanel pod={pod} />}
+        {/* A new session (/resume, /clear) has its own plan, or none: the panel starts over from it. */}
+        {!leaving && <PlanPanel key={pod.sessionId} pod={pod} />}
         <InputBox
           isActive={!leaving && permission === undefined && state.sessionPicker === undefined}
           onSubmit={(text) => {
