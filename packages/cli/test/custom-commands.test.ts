@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { headlessFixturePerTest, userTexts } from "./cli-test-kit.js";
+import { headlessFixturePerTest, toolResults, userTexts } from "./cli-test-kit.js";
 
 const setUp = headlessFixturePerTest();
 
@@ -33,5 +33,30 @@ describe("custom slash commands in headless runs", () => {
     // Not a command: sent as typed.
     await f.run(["-p", "/etc/hosts looks odd"]);
     expect(userTexts(f.provider.requests[2]?.body)).toEqual(["/etc/hosts looks odd"]);
+  });
+});
+
+describe("skills in headless runs", () => {
+  it("lists the project's skills to the model and loads one, with its folder's files, when called", async () => {
+    const f = await setUp({
+      ".yoake/skills/release/SKILL.md":
+        "---\nname: release\ndescription: Cut a release of this package\n---\nBump the version, then tag it.\n",
+      ".yoake/skills/release/checklist.md": "- changelog\n",
+    });
+    f.provider.enqueue(
+      { blocks: [{ type: "tool_call", name: "skill", arguments: { name: "release" } }] },
+      answer("Following the release skill."),
+    );
+    const out = await f.run(["-p", "cut a release"]);
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toBe("Following the release skill.\n");
+    const tools = (f.provider.requests[0]?.body as { tools: Array<{ name: string; description?: string }> })
+      .tools;
+    expect(tools.find((tool) => tool.name === "skill")?.description).toContain(
+      "- release: Cut a release of this package",
+    );
+    expect(toolResults(f.provider.requests[1]?.body)[0]?.content).toBe(
+      "Skill release (project):\n\nBump the version, then tag it.\n\nFiles of this skill (read one with file):\nchecklist.md",
+    );
   });
 });

@@ -57,8 +57,23 @@ describe("yoake --effort", () => {
     f.provider.enqueue(answer("ok"));
     const next = await f.run(["-p", "harder", "--continue", "--effort", "max"]);
     expect(next.exitCode).toBe(0);
-    expect(next.stderr).toContain("began with effort high; it continues with effort max");
+    expect(next.stderr).toContain("was at effort high; it continues with effort max");
     expect(await readFile(log, "utf8")).toContain("it continues with effort max");
+
+    // Compared with the level in force now (max), not the one the session began with (high).
+    f.provider.enqueue(answer("ok"), answer("ok"));
+    const same = await f.run(["-p", "again", "--continue", "--effort", "max"]);
+    expect(same.exitCode).toBe(0);
+    expect(same.stderr).not.toContain("effort");
+    const back = await f.run(["-p", "easier", "--continue"]);
+    expect(back.stderr).toContain("was at effort max; it continues with effort default");
+    const entries = (await readFile(log, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; level?: string });
+    expect(
+      entries.filter((entry) => entry.type === "effort").map((entry) => entry.level ?? "default"),
+    ).toEqual(["max", "default"]);
   });
 
   it("refuses an unknown level in one line, exit 2, before any request", async () => {

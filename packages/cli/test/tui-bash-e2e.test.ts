@@ -2,23 +2,13 @@
  * The real `yoake` in a terminal (tmux) running a `bash` call of the mock model: the command's
  * output streams into its tool card while it runs, and Esc kills it (and what it started).
  */
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasTmux, TmuxScreen } from "./tui-tmux.js";
+import { hasTmux, TmuxScreen, writeMockUserManifest, yoakeCommand } from "./tui-tmux.js";
 
-const yoake = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bin/yoake.js");
 /** The command's last process sleeps this long: the host looks for it by this argument. */
 const MARK = "7733";
 
@@ -45,20 +35,8 @@ describe.skipIf(!hasTmux)("bash in the terminal UI", () => {
     base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-e2e-bash-")));
     project = path.join(base, "proj");
     mkdirSync(path.join(project, ".git"), { recursive: true });
-    // The model lives in the user's own manifest: a project's base URL would first ask for trust.
-    mkdirSync(path.join(base, "config", "yoake"), { recursive: true });
     mock = await startMockProvider();
-    writeFileSync(
-      path.join(base, "config", "yoake", "manifest.toml"),
-      [
-        "[model]",
-        'scheme = "anthropic"',
-        'id = "mock-model"',
-        `base_url = "${mock.baseURLFor("anthropic")}"`,
-        'api_key_env = "YOAKE_E2E_KEY"',
-        "",
-      ].join("\n"),
-    );
+    writeMockUserManifest(base, mock);
   });
   afterAll(async () => {
     screen.stop();
@@ -76,17 +54,7 @@ describe.skipIf(!hasTmux)("bash in the terminal UI", () => {
         },
       ],
     });
-    screen.start(
-      [
-        `HOME=${base}/home`,
-        `XDG_CONFIG_HOME=${base}/config`,
-        `XDG_STATE_HOME=${base}/state`,
-        "YOAKE_E2E_KEY=test-key",
-        "node",
-        yoake,
-      ].join(" "),
-      project,
-    );
+    screen.start(yoakeCommand(base), project);
     await screen.waitFor("○ ready · /help", 60_000);
     screen.type("run it");
     screen.press("Enter");

@@ -3,8 +3,11 @@
  * end-to-end tests; not a test file itself. Every wait polls the screen with a deadline.
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import type { MockProvider } from "@yoake/llm-worker/testing";
 
 const execFileAsync = promisify(execFile);
 
@@ -135,4 +138,44 @@ export class TmuxScreen {
 /** The input box's line holding `text`: where typed text appears. */
 export function inputLine(text: string): RegExp {
   return new RegExp(`│ › ${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+}
+
+/** The real `yoake` of this checkout. */
+const YOAKE_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bin/yoake.js");
+
+/**
+ * The shell command line that runs the real `yoake` with `args`, its home, config and state under
+ * `base` (nothing of the user's is read or written) and `YOAKE_E2E_KEY` set for the mock.
+ */
+export function yoakeCommand(base: string, ...args: string[]): string {
+  return [
+    `HOME=${base}/home`,
+    `XDG_CONFIG_HOME=${base}/config`,
+    `XDG_STATE_HOME=${base}/state`,
+    "YOAKE_E2E_KEY=test-key",
+    "node",
+    YOAKE_BIN,
+    ...args,
+  ].join(" ");
+}
+
+/**
+ * Writes the user's manifest under `base` (see `yoakeCommand`) with the mock's Anthropic endpoint
+ * as the model, and `extraLines` after it. The user's, not the project's: a project's base URL
+ * would first ask for trust.
+ */
+export function writeMockUserManifest(base: string, mock: MockProvider, extraLines: string[] = []): void {
+  mkdirSync(path.join(base, "config", "yoake"), { recursive: true });
+  writeFileSync(
+    path.join(base, "config", "yoake", "manifest.toml"),
+    [
+      "[model]",
+      'scheme = "anthropic"',
+      'id = "mock-model"',
+      `base_url = "${mock.baseURLFor("anthropic")}"`,
+      'api_key_env = "YOAKE_E2E_KEY"',
+      ...extraLines,
+      "",
+    ].join("\n"),
+  );
 }

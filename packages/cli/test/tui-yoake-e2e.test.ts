@@ -6,10 +6,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { encodeScripted, type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasTmux, inputLine, TmuxScreen } from "./tui-tmux.js";
+import { hasTmux, inputLine, TmuxScreen, writeMockUserManifest, yoakeCommand } from "./tui-tmux.js";
 
 /** Where the `n`th text delta event of an Anthropic stream ends. */
 function endOfTextDelta(body: string, n: number): number {
@@ -17,8 +16,6 @@ function endOfTextDelta(body: string, n: number): number {
   for (let i = 0; i < n; i++) end = body.indexOf("\n\n", body.indexOf('"text_delta"', end)) + 2;
   return end;
 }
-
-const yoake = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../bin/yoake.js");
 
 describe.skipIf(!hasTmux)("yoake in tmux", () => {
   const screen = new TmuxScreen("tui-yoake");
@@ -38,20 +35,7 @@ describe.skipIf(!hasTmux)("yoake in tmux", () => {
     put(".gitignore", "dist/\n");
     put("src/greet.ts", "export const greet = (name: string) => 'Hello, ' + name;\n");
     put("dist/greet.js", "exports.greet = () => 'built';\n");
-    // The user's manifest (XDG_CONFIG_HOME below): a project's base_url would need trust first.
-    put(
-      "../config/yoake/manifest.toml",
-      [
-        "[model]",
-        'scheme = "anthropic"',
-        'id = "mock-model"',
-        `base_url = "${mock.baseURLFor("anthropic")}"`,
-        'api_key_env = "YOAKE_E2E_KEY"',
-        "context_window = 200000",
-        "prices = { input = 3, output = 15 }",
-        "",
-      ].join("\n"),
-    );
+    writeMockUserManifest(base, mock, ["context_window = 200000", "prices = { input = 3, output = 15 }"]);
   });
   afterAll(async () => {
     screen.stop();
@@ -59,16 +43,7 @@ describe.skipIf(!hasTmux)("yoake in tmux", () => {
     rmSync(base, { recursive: true, force: true });
   });
 
-  const command = (...args: string[]): string =>
-    [
-      `HOME=${base}/home`,
-      `XDG_CONFIG_HOME=${base}/config`,
-      `XDG_STATE_HOME=${base}/state`,
-      "YOAKE_E2E_KEY=test-key",
-      "node",
-      yoake,
-      ...args,
-    ].join(" ");
+  const command = (...args: string[]): string => yoakeCommand(base, ...args);
 
   it("runs a turn with a tool card, cancels one with Esc, and resumes the session with --continue", async () => {
     const usage = { inputTokens: 1000, outputTokens: 50 };

@@ -51,4 +51,24 @@ describe("yoake -p with web_fetch", () => {
     expect(refused?.is_error).toBe(true);
     expect(refused?.content).toContain("127.0.0.1 is a local network address");
   });
+
+  it("turns on the provider's own web search with [web] provider_search", async () => {
+    const f = await setUp();
+    const config = path.join(f.env.XDG_CONFIG_HOME as string, "yoake");
+    await mkdir(config, { recursive: true });
+    await writeFile(
+      path.join(config, "manifest.toml"),
+      '[web]\nprovider_search = true\nprovider_search_domains = ["nodejs.org"]\n',
+    );
+    f.provider.enqueue({ blocks: [{ type: "text", text: "Node 24 is out." }] });
+    const out = await f.run(["-p", "what is new in Node?"]);
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toBe("Node 24 is out.\n");
+    const tools = (f.provider.requests[0]?.body as { tools?: Array<{ type?: string }> }).tools ?? [];
+    expect(tools.filter((tool) => tool.type === "web_search_20250305")).toEqual([
+      expect.objectContaining({ name: "web_search", allowed_domains: ["nodejs.org"] }),
+    ]);
+    // No host list: web_fetch stays off.
+    expect(JSON.stringify(tools)).not.toContain("web_fetch");
+  });
 });

@@ -39,6 +39,19 @@ export interface ReasoningConfig {
 }
 
 /**
+ * The provider's own web search, run on the provider's side as a server tool: Anthropic's
+ * `web_search` tool (`web_search_20250305`) and OpenAI Responses' `web_search` tool. Its calls and
+ * results come back as `server_tool` items and go back to the same scheme verbatim. The other
+ * schemes have none and ignore it.
+ */
+export interface WebSearchConfig {
+  /** Most searches in one request (Anthropic `max_uses`; the Responses API has no such cap). */
+  maxUses?: number;
+  /** Only these domains (and their subdomains) are searched: `example.com`, no scheme. */
+  allowedDomains?: readonly string[];
+}
+
+/**
  * One request to a model, provider-neutral. Each scheme maps what its API supports and ignores
  * the rest (documented per scheme).
  */
@@ -56,6 +69,8 @@ export interface Request {
   reasoning?: ReasoningConfig;
   /** Ask for a JSON answer matching a schema (see `ResponseFormat`). */
   responseFormat?: ResponseFormat;
+  /** Offer the provider's own web search (see `WebSearchConfig`). */
+  webSearch?: WebSearchConfig;
   /**
    * Prompt-cache hints. Anthropic: cache_control breakpoints on the last tool, the system prompt and
    * the latest user message, on unless `false`. Other providers cache automatically.

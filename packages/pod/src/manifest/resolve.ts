@@ -1,6 +1,7 @@
-import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
+import type { ReasoningConfig, SchemeName, WebSearchConfig } from "@yoake/llm-worker";
 import { type EffortLevel, reasoningForEffort } from "../effort/effort.js";
 import type { Scope } from "../scope/rules.js";
+import { providerWebSearch } from "../web/provider-search.js";
 import type { WebSettings } from "../web/web-settings.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
 import {
@@ -48,6 +49,8 @@ export interface GenerationSettings {
   temperature?: number;
   topP?: number;
   reasoning?: ReasoningConfig;
+  /** `[web] provider_search`: the provider's own web search, when the model's scheme has one. */
+  webSearch?: WebSearchConfig;
   /**
    * `generation.effort` (`--effort`): already turned into `reasoning` for the model's scheme (see
    * `reasoningForEffort`), kept to show and to record in the session. Providers never read it.
@@ -188,6 +191,8 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
     generation.effort = generationTable.effort;
     generation.reasoning = reasoningForEffort(generationTable.effort, model.scheme);
   }
+  const webSearch = providerWebSearch(merged.web ?? {}, model.scheme, warnings);
+  if (webSearch !== undefined) generation.webSearch = webSearch;
   if (
     generation.maxOutputTokens !== undefined &&
     model.maxOutputTokens !== undefined &&

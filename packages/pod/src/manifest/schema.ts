@@ -174,6 +174,12 @@ export const manifestLayerSchema = z
         allow_hosts: z.array(z.string().min(1)),
         /** Also local network addresses (loopback, private, link-local). */
         allow_local: z.boolean(),
+        /** The provider's own web search (Anthropic, OpenAI Responses), run on the provider's side. */
+        provider_search: z.boolean(),
+        /** Most provider searches per request (Anthropic only). */
+        provider_search_max_uses: positiveInteger,
+        /** Only these domains (and their subdomains) are searched: `docs.python.org`, no scheme. */
+        provider_search_domains: z.array(z.string().min(1)),
       })
       .partial(),
     /** `[[hooks]]`: shell commands at points of a run; every layer adds its own (a union). */

@@ -73,6 +73,9 @@ export class PodSession {
           };
     for (const message of opened.warnings)
       this.#recorder.append({ type: "alert", level: "warn", message, source: "session" });
+    const effort = context.manifest.generation.effort;
+    if (restored !== undefined && restored.effort !== effort)
+      this.#recorder.append({ type: "effort", ...(effort !== undefined && { level: effort }) });
     // Each plan the model writes is logged as it is kept; the tool result that follows is synced with it.
     context.plan?.onChange((plan) => {
       if (!this.#closed) this.#recorder.append({ type: "plan", plan });

@@ -492,7 +492,8 @@ export const wireEventSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("plan"), plan: planSchema }),
   z.discriminatedUnion("state", [
     z.object({ ...SUBAGENT, state: z.literal("started"), sessionId: z.string() }),
-    z.object({ ...SUBAGENT, state: z.literal("tool"), tool: z.string() }),
+    z.object({ ...SUBAGENT, state: z.literal("tool"), tool: z.string(), toolCallId: z.string() }),
+    z.object({ ...SUBAGENT, state: z.literal("tool_end"), toolCallId: z.string(), isError: z.boolean() }),
     z.object({
       ...SUBAGENT,
       state: z.literal("ended"),

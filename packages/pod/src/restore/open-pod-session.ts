@@ -61,11 +61,13 @@ export async function openPodSession(
         warnings.push(
           `session ${restored.sessionId} began with ${was.scheme}/${was.id}; it continues with ${manifest.model.scheme}/${manifest.model.id}`,
         );
-      const effortWas = (restored.start.config.generation as { effort?: string } | undefined)?.effort;
+      // Against the level in force when the session stopped, not the one it began with: each
+      // change is logged (an `effort` entry, see PodSession), so a change is told once.
+      const effortWas = restored.effort;
       const effortNow = manifest.generation.effort;
       if (effortWas !== effortNow)
         warnings.push(
-          `session ${restored.sessionId} began with effort ${effortWas ?? "default"}; it continues with effort ${effortNow ?? "default"}`,
+          `session ${restored.sessionId} was at effort ${effortWas ?? "default"}; it continues with effort ${effortNow ?? "default"}`,
         );
       return { sessionId: restored.sessionId, log: opened.writer, restored, warnings };
     }

@@ -1,4 +1,5 @@
 import { addUsage, type Item, type ToolCallItem, type Usage, userMessage } from "@yoake/llm-worker";
+import { type EffortLevel, isEffortLevel } from "../effort/effort.js";
 import type { Plan } from "../plan/plan.js";
 import type { SessionKey } from "../session-log/chain.js";
 import type { EntryOf, LogEntry } from "../session-log/entry.js";
@@ -42,6 +43,8 @@ export interface RestoredSession {
   continuedIn?: string;
   /** The latest plan (`todo_write`), if the model wrote one. */
   plan?: Plan;
+  /** The effort level in force at the end of the log (see the `effort` entry); absent: the model's default. */
+  effort?: EffortLevel;
   /** Number of entries read. */
   entryCount: number;
 }
@@ -68,6 +71,7 @@ export function restoreSession(entries: readonly LogEntry[]): RestoredSession {
   let lastRun: LastRun = { state: "none" };
   let continuedIn: string | undefined;
   let plan: Plan | undefined;
+  let effort = effortOf(start.config.generation);
 
   for (const entry of entries) {
     switch (entry.type) {
@@ -117,6 +121,9 @@ export function restoreSession(entries: readonly LogEntry[]): RestoredSession {
       case "plan":
         plan = entry.plan;
         break;
+      case "effort":
+        effort = entry.level;
+        break;
       case "session_start":
       case "user_input":
       case "alert":
@@ -136,8 +143,15 @@ export function restoreSession(entries: readonly LogEntry[]): RestoredSession {
     ...(start.previous === undefined ? {} : { previousSessionId: start.previous.sessionId }),
     ...(continuedIn === undefined ? {} : { continuedIn }),
     ...(plan === undefined ? {} : { plan }),
+    ...(effort === undefined ? {} : { effort }),
     entryCount: entries.length,
   };
+}
+
+/** The effort level a session began with (its config is free-form in the log). */
+function effortOf(generation: unknown): EffortLevel | undefined {
+  const level = (generation as { effort?: unknown } | undefined)?.effort;
+  return typeof level === "string" && isEffortLevel(level) ? level : undefined;
 }
 
 /** Reads, verifies (with the user's session `key`) and restores a log file (a torn tail is dropped: see `warnings`). */

@@ -1,5 +1,6 @@
 import { type Item, isBlobId } from "@yoake/llm-worker";
 import { z } from "zod";
+import { EFFORT_LEVELS } from "../effort/effort.js";
 import { planSchema } from "../plan/plan.js";
 import { itemSchema, schemeSchema } from "./item-schema.js";
 
@@ -165,6 +166,16 @@ const planEntrySchema = z.object({
   plan: planSchema,
 });
 
+/**
+ * The session went on with another effort level than the one in force (`/effort`, `--effort` on
+ * `--continue`); without `level`, the model's default. The level in force is `session_start`'s
+ * `config.generation.effort`, then the latest of these.
+ */
+const effortEntrySchema = z.object({
+  type: z.literal("effort"),
+  level: z.enum(EFFORT_LEVELS).optional(),
+});
+
 /** Every entry, without the `seq` / `ts` / `prev` header the log adds. */
 export const entryBodySchema = z.discriminatedUnion("type", [
   sessionStartSchema,
@@ -180,6 +191,7 @@ export const entryBodySchema = z.discriminatedUnion("type", [
   compactionSchema,
   prunedSchema,
   planEntrySchema,
+  effortEntrySchema,
 ]);
 
 /** What `SessionLog.append` takes: any entry but `session_start`, which only `create` writes. */

@@ -13,10 +13,17 @@ export interface TaskRequest {
   maxTokens?: number;
 }
 
-/** What a sub-agent is doing, as its parent tells its listeners. */
+/**
+ * What a sub-agent is doing, as its parent tells its listeners (under the parent's `task` call id):
+ * enough for a UI to show each of the child's tool calls as a folded card under that call, not the
+ * child's text, which only its answer carries.
+ */
 export type SubagentActivity =
   | { state: "started"; sessionId: string }
-  | { state: "tool"; tool: string }
+  /** A tool call of the child began: `tool` is its label (`grep logs/server.log`), `toolCallId` the child's id of it. */
+  | { state: "tool"; tool: string; toolCallId: string }
+  /** That tool call ended. */
+  | { state: "tool_end"; toolCallId: string; isError: boolean }
   | { state: "ended"; status: PodRunResult["status"] };
 
 /** How the parent makes a child, and reads back its log's last MAC once closed. */
@@ -91,7 +98,10 @@ export function createTaskTool(parent: TaskParent): Tool {
         report({ state: "started", sessionId: child.sessionId });
         const offs = [
           child.on("tool_start", ({ call }) =>
-            report({ state: "tool", tool: toolLabel(call.name, call.arguments) }),
+            report({ state: "tool", tool: toolLabel(call.name, call.arguments), toolCallId: call.id }),
+          ),
+          child.on("tool_end", ({ call, result }) =>
+            report({ state: "tool_end", toolCallId: call.id, isError: result.isError === true }),
           ),
           child.on("usage", ({ usage }) => check(usage)),
           child.on("turn_end", ({ response }) => {

@@ -39,7 +39,45 @@ describe("the task tool", () => {
       return results(request).length === 0 ? task("CHILD count the callers of load()") : answer("3 callers.");
     });
     const pod = await open();
+    const activity: unknown[] = [];
+    pod.listen((event) => {
+      if (event.type === "subagent") activity.push(event);
+    });
     expect(await pod.run("how many callers?")).toMatchObject({ status: "finished", text: "3 callers." });
+    // The parent's listeners follow the child's tool calls under the parent's call id.
+    const callId = (activity[0] as { callId: string }).callId;
+    expect(activity).toEqual([
+      {
+        type: "subagent",
+        callId,
+        description: "count the callers of loa",
+        state: "started",
+        sessionId: expect.any(String),
+      },
+      {
+        type: "subagent",
+        callId,
+        description: "count the callers of loa",
+        state: "tool",
+        tool: "write_file x.txt",
+        toolCallId: "toolu_child_write",
+      },
+      {
+        type: "subagent",
+        callId,
+        description: "count the callers of loa",
+        state: "tool_end",
+        toolCallId: "toolu_child_write",
+        isError: true,
+      },
+      {
+        type: "subagent",
+        callId,
+        description: "count the callers of loa",
+        state: "ended",
+        status: "finished",
+      },
+    ]);
 
     const childRequests = mock.requests.filter(isChild);
     const childTools = (bodyOf(childRequests[0] as RecordedRequest).tools ?? []).map((t) => t.name);

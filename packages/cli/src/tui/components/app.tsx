@@ -13,7 +13,6 @@ import { PlanPanel } from "./plan-panel.js";
 import { QueuedPrompts } from "./queued-prompts.js";
 import { SessionPicker } from "./session-picker.js";
 import { StatusBar } from "./status-bar.js";
-import { SubagentPanel } from "./subagent-panel.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 export interface AppProps {
@@ -78,8 +77,8 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             onCancel={() => void controller.pickSession(undefined)}
           />
         )}
-        {!leaving && <SubagentPanel pod={pod} />}
-        {!leaving && <PlanPanel pod={pod} />}
+        {/* A new session (/resume, /clear) has its own plan, or none: the panel starts over from it. */}
+        {!leaving && <PlanPanel key={pod.sessionId} pod={pod} />}
         <InputBox
           isActive={!leaving && permission === undefined && state.sessionPicker === undefined}
           onSubmit={(text) => {

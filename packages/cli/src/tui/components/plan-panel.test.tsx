@@ -1,12 +1,48 @@
 import { Pod } from "@yoake/pod";
 import { render } from "ink-testing-library";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { noFiles, realPodTestbed, untilFrame as until } from "../../../test/support/real-pod-test-kit.js";
+import { SwitchablePod } from "../../switchable-pod.js";
 import { App } from "./app.js";
 
 const bed = realPodTestbed();
 
 describe("the plan above the input", () => {
+  it("shows the plan of the session in use: none after /clear, that session's after /resume", {
+    timeout: 60_000,
+  }, async () => {
+    const { mock, options } = bed();
+    const pod = new SwitchablePod(await Pod.create(options()), options(), (o) => Pod.create(o));
+    mock.enqueue(
+      {
+        blocks: [
+          {
+            type: "tool_call",
+            name: "todo_write",
+            arguments: { goal: "Tidy up", items: [{ content: "sort imports", status: "in_progress" }] },
+          },
+        ],
+      },
+      { blocks: [{ type: "text", text: "Sorting." }] },
+    );
+    const view = render(<App pod={pod} title="yoake test" loadFiles={noFiles} />);
+    view.stdin.write("tidy\r");
+    await until(view.lastFrame, "Sorting.");
+    await until(view.lastFrame, "▶ sort imports");
+    const planned = pod.sessionId ?? "";
+    await vi.waitFor(() => expect(pod.current.status().state).toBe("idle"), { timeout: 30_000 });
+
+    view.stdin.write("/clear\r");
+    await until(view.lastFrame, "New session");
+    expect(view.lastFrame()).not.toContain("Plan: Tidy up");
+
+    view.stdin.write(`/resume ${planned}\r`);
+    await until(view.lastFrame, `Resumed session ${planned}`);
+    await until(view.lastFrame, "▶ sort imports");
+    view.unmount();
+    await pod.current.close();
+  });
+
   it("appears when the model writes it, follows each change, and is back when the session is continued", {
     timeout: 60_000,
   }, async () => {

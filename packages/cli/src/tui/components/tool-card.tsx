@@ -3,6 +3,7 @@ import { toolCallLabel } from "../../tool-call-label.js";
 import type { ToolCardResult, ToolCardState, ToolPhase } from "../state/ui-state.js";
 import { DiffView } from "./diff-view.js";
 import { argumentValue, firstLine, formatDuration, headLines } from "./format.js";
+import { SubagentView } from "./subagent-view.js";
 import { useNow } from "./use-now.js";
 
 /** Arguments shown on a card: the rest are counted. */
@@ -25,8 +26,9 @@ export interface ToolCardProps {
 
 /**
  * One tool call: a header with its name and telling argument and where it stands; its arguments
- * as they stream, then parsed; then its result: a diff for edits, a stored output's summary, an
- * error's first lines, or the one-line summary.
+ * as they stream, then parsed; a `task` call's sub-agent and its folded tool calls; then its
+ * result: a diff for edits, a stored output's summary, an error's first lines, or the one-line
+ * summary.
  */
 export function ToolCard({ card }: ToolCardProps) {
   const now = useNow(card.phase === "running", 100);
@@ -41,6 +43,7 @@ export function ToolCard({ card }: ToolCardProps) {
       </Box>
       <Box flexDirection="column" paddingLeft={2}>
         <ArgumentsView card={card} />
+        {card.subagent !== undefined && <SubagentView subagent={card.subagent} />}
         {card.phase === "running" && card.progress !== undefined && <ProgressView text={card.progress} />}
         {card.result !== undefined && <ResultView result={card.result} />}
         {card.phase === "denied" && card.deniedReason !== undefined && card.deniedReason !== "" && (

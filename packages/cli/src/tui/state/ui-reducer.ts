@@ -4,6 +4,7 @@ import { fallbackLabel } from "../../fallback-label.js";
 import { retryLabel } from "../../retry-label.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
 import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
+import { nextSubagentState } from "./subagent-state.js";
 import type { UiAction } from "./ui-action.js";
 import type { Entry, NoticeTone, ToolCardState, UiState } from "./ui-state.js";
 
@@ -141,6 +142,11 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
         }),
         true,
       );
+    case "subagent":
+      return updateCard(state, event.callId, (card) => ({
+        ...card,
+        subagent: nextSubagentState(card.subagent, event),
+      }));
     case "usage":
       return { ...state, usage: withLiveUsage(state.usage, event.usage) };
     case "turn_end": {

@@ -42,6 +42,25 @@ export interface ToolCardState {
   deniedReason?: string;
   /** The end of what the tool reported while running (a command's output), for the card. */
   progress?: string;
+  /** The sub-agent a `task` call runs, shown under its card. */
+  subagent?: SubagentState;
+}
+
+/** A `task` call's sub-agent, from its `subagent` events: its own tool calls, each folded to a line. */
+export interface SubagentState {
+  description: string;
+  sessionId?: string;
+  tools: readonly SubagentToolState[];
+  /** How its run ended; absent while it runs. */
+  status?: "finished" | "paused" | "cancelled" | "failed";
+}
+
+export interface SubagentToolState {
+  /** The child's own call id. */
+  id: string;
+  /** `grep logs/server.log`. */
+  label: string;
+  state: "running" | "done" | "failed";
 }
 
 /** Tones of the UI's own lines (command output, cancellations, failures). */

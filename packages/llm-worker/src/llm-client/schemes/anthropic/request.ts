@@ -1,4 +1,4 @@
-import type { ReasoningConfig, Request, ToolChoice, ToolDefinition } from "../../request.js";
+import type { ReasoningConfig, Request, ToolChoice, ToolDefinition, WebSearchConfig } from "../../request.js";
 import { convertHistory } from "./messages.js";
 import type {
   AnthropicCacheControl,
@@ -8,6 +8,7 @@ import type {
   AnthropicThinkingConfig,
   AnthropicTool,
   AnthropicToolChoice,
+  AnthropicWebSearchTool,
 } from "./wire.js";
 
 /** `max_tokens` is required by the API; this is the answer's room when the request sets none. */
@@ -43,6 +44,7 @@ const MIN_TOP_P_WITH_THINKING = 0.95;
  *   (history from another provider: the API would reject the request).
  * - While thinking is on, `temperature` is only sent when it is 1 and `top_p` is raised to 0.95 at
  *   least: the API rejects other values.
+ * - `request.webSearch` adds the `web_search_20250305` server tool after the client tools.
  * - Prompt caching (unless `request.cache === false`): breakpoints on the last tool, the last system
  *   block and the last block of the latest user message.
  * - `request.providerOptions` is merged over the body last (shallow) and is trusted as is.
@@ -55,7 +57,8 @@ export function buildAnthropicBody(request: Request, model: string): AnthropicMe
   systemTexts.push(...leadingSystem);
   const system: AnthropicTextBlockParam[] = systemTexts.map((text) => ({ type: "text", text }));
 
-  const tools = request.tools?.map(toolOf) ?? [];
+  const tools: Array<AnthropicTool | AnthropicWebSearchTool> = request.tools?.map(toolOf) ?? [];
+  if (request.webSearch !== undefined) tools.push(webSearchTool(request.webSearch));
   const forcedTool = request.toolChoice === "required" || typeof request.toolChoice === "object";
   let budget = thinkingBudget(request.reasoning, request.maxOutputTokens);
   if (budget !== undefined && (forcedTool || lastToolTurnLacksThinking(messages))) budget = undefined;
@@ -89,6 +92,16 @@ function toolOf(tool: ToolDefinition): AnthropicTool {
     ...(tool.description !== "" && { description: tool.description }),
     // The API requires an object schema; a schema without `type` is one by JSON Schema's own reading.
     input_schema: { ...tool.inputSchema, type: "object" },
+  };
+}
+
+function webSearchTool(config: WebSearchConfig): AnthropicWebSearchTool {
+  return {
+    type: "web_search_20250305",
+    name: "web_search",
+    ...(config.maxUses !== undefined && { max_uses: config.maxUses }),
+    ...(config.allowedDomains !== undefined &&
+      config.allowedDomains.length > 0 && { allowed_domains: [...config.allowedDomains] }),
   };
 }
 

@@ -100,6 +100,15 @@ export interface AnthropicTool {
   cache_control?: AnthropicCacheControl;
 }
 
+/** Anthropic's web search, run by Anthropic (a server tool): its calls come back as `server_tool_use`. */
+export interface AnthropicWebSearchTool {
+  type: "web_search_20250305";
+  name: "web_search";
+  max_uses?: number;
+  allowed_domains?: string[];
+  cache_control?: AnthropicCacheControl;
+}
+
 export type AnthropicToolChoice =
   | { type: "auto" }
   | { type: "any" }
@@ -118,7 +127,7 @@ export interface AnthropicMessagesBody {
   max_tokens: number;
   messages: AnthropicMessageParam[];
   system?: AnthropicTextBlockParam[];
-  tools?: AnthropicTool[];
+  tools?: Array<AnthropicTool | AnthropicWebSearchTool>;
   tool_choice?: AnthropicToolChoice;
   thinking?: AnthropicThinkingConfig;
   temperature?: number;

@@ -6,16 +6,18 @@ import {
   type ServerToolItem,
   toolResultImages,
 } from "../../item.js";
-import type { ReasoningConfig, Request, ToolChoice } from "../../request.js";
+import type { ReasoningConfig, Request, ToolChoice, WebSearchConfig } from "../../request.js";
 import type {
   OpenaiResponsesBody,
   WireBuiltinToolItem,
   WireBuiltinToolType,
+  WireFunctionTool,
   WireInputImage,
   WireInputItem,
   WireReasoningConfig,
   WireReasoningEffort,
   WireToolChoice,
+  WireWebSearchTool,
 } from "./wire.js";
 
 const SCHEME = "openai-responses";
@@ -49,6 +51,8 @@ const BUILTIN_TOOL_TYPES: ReadonlySet<string> = new Set<WireBuiltinToolType>([
  *   sent without their ids (an item id ties it to that reasoning item, which the API then looks for).
  * - Assistant messages without an item id of this API are sent with plain string content, which the
  *   API takes as output text.
+ * - `request.webSearch` adds the built-in `web_search` tool (its allowed domains as `filters`);
+ *   `maxUses` has no counterpart here and is not sent.
  * - A tool call whose id was synthesized by another scheme still needs a `call_id` to pair it with
  *   its output; the synthesized one serves, and no item id is sent.
  */
@@ -61,17 +65,24 @@ export function buildOpenaiResponsesBody(request: Request, model: string): Opena
     stream: true,
   };
   if (request.system !== undefined && request.system !== "") body.instructions = request.system;
+  const tools: Array<WireFunctionTool | WireWebSearchTool> = [];
   if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      // Strict mode demands a strict-compatible schema (every property required, no additional
-      // ones): only on request (`toStrictJsonSchema`); otherwise the worker validates.
-      strict: tool.strict === true,
-    }));
+    tools.push(
+      ...request.tools.map(
+        (tool): WireFunctionTool => ({
+          type: "function",
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.inputSchema,
+          // Strict mode demands a strict-compatible schema (every property required, no additional
+          // ones): only on request (`toStrictJsonSchema`); otherwise the worker validates.
+          strict: tool.strict === true,
+        }),
+      ),
+    );
   }
+  if (request.webSearch !== undefined) tools.push(webSearchTool(request.webSearch));
+  if (tools.length > 0) body.tools = tools;
   if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -96,6 +107,11 @@ export function buildOpenaiResponsesBody(request: Request, model: string): Opena
   if (!request.providerOptions) return body;
   // The caller's own fields win; they are the escape hatch for anything not modelled here.
   return { ...body, ...request.providerOptions } as OpenaiResponsesBody;
+}
+
+function webSearchTool(config: WebSearchConfig): WireWebSearchTool {
+  const domains = config.allowedDomains ?? [];
+  return { type: "web_search", ...(domains.length > 0 && { filters: { allowed_domains: [...domains] } }) };
 }
 
 function toolChoice(choice: ToolChoice): WireToolChoice {

@@ -15,7 +15,7 @@ export interface OpenaiResponsesBody {
   /** The system prompt. */
   instructions?: string;
   input: WireInputItem[];
-  tools?: WireFunctionTool[];
+  tools?: Array<WireFunctionTool | WireWebSearchTool>;
   tool_choice?: WireToolChoice;
   max_output_tokens?: number;
   temperature?: number;
@@ -53,6 +53,12 @@ export interface WireFunctionTool {
   description?: string;
   parameters: { [key: string]: unknown };
   strict: boolean;
+}
+
+/** The built-in web search, run by OpenAI: its calls come back as `web_search_call` items. */
+export interface WireWebSearchTool {
+  type: "web_search";
+  filters?: { allowed_domains: string[] };
 }
 
 export type WireToolChoice = "auto" | "none" | "required" | { type: "function"; name: string };
