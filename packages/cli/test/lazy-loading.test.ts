@@ -55,6 +55,9 @@ const INK = "/node_modules/ink/";
 const REACT = "/node_modules/react/";
 const ACP = "/node_modules/@agentclientprotocol/";
 const POD = "/packages/pod/";
+const ON_FIRST_USE = ["diff", "gpt-tokenizer", "yaml", "picomatch", "tinyglobby", "ignore", "turndown"].map(
+  (name) => `/node_modules/${name}/`,
+);
 
 describe("what each sub-command loads", () => {
   it("--version and --help load the argument parser, and neither the Pod nor any UI", async () => {
@@ -72,7 +75,7 @@ describe("what each sub-command loads", () => {
     }
   });
 
-  it("-p loads the Pod, and neither ink, React, the Agent Client Protocol, diff nor uuid", async () => {
+  it("-p loads the Pod, and neither ink, React, the Agent Client Protocol nor what only tools or long sessions use", async () => {
     const fixture = await headlessFixture();
     try {
       fixture.provider.enqueue({ blocks: [{ type: "text", text: "Answered." }] });
@@ -80,8 +83,10 @@ describe("what each sub-command loads", () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(of(run.modules, POD)).not.toEqual([]);
-      // diff only once a file changes; session ids are our own UUID v7, not the uuid package's.
-      for (const heavy of [INK, REACT, ACP, "/node_modules/diff/", "/node_modules/uuid/"])
+      // diff only once a file changes; session ids are our own UUID v7, not the uuid package's;
+      // the tokenizer once a prompt could near the compaction trigger; YAML for a file with front
+      // matter; the matchers for a search; turndown for a web page.
+      for (const heavy of [INK, REACT, ACP, ...ON_FIRST_USE, "/node_modules/uuid/"])
         expect(of(run.modules, heavy)).toEqual([]);
     } finally {
       await fixture.close();

@@ -1,12 +1,10 @@
-import { createRequire } from "node:module";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { loadManifest, ProjectTrustError } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO, InputStream, OutputStream } from "../io.js";
+import { PACKAGE_VERSION } from "../package-files.js";
 import { untrustedManifestLine } from "../project-trust.js";
 import { YoakeAgent } from "./agent.js";
-
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 /** What `yoake acp` talks over, and the environment its Pods are made with. */
 export interface AcpIO {
@@ -43,7 +41,11 @@ export async function settleAcpProjectTrust(io: CliIO, trustProject: boolean): P
 export async function runAcp(io: AcpIO): Promise<ExitCodeValue> {
   // Anything printed by accident would corrupt the protocol stream: console output is the log.
   const restoreConsole = consoleToLog(io.stderr);
-  const yoake = new YoakeAgent({ env: io.env, version, log: (line) => io.stderr.write(line) });
+  const yoake = new YoakeAgent({
+    env: io.env,
+    version: PACKAGE_VERSION,
+    log: (line) => io.stderr.write(line),
+  });
   const connection = yoake.app.connect(ndJsonStream(writableTo(io.stdout), readableFrom(io.stdin)));
   const interrupt = (): void => connection.close(new Error("interrupted"));
   io.signal?.addEventListener("abort", interrupt, { once: true });

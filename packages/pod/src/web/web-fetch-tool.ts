@@ -1,6 +1,5 @@
 import { type Tool, tool } from "@yoake/llm-worker";
 import { z } from "zod";
-import { htmlToMarkdown } from "./html-to-markdown.js";
 import { httpGet, WebFetchRefused } from "./http-get.js";
 import type { WebSettings } from "./web-settings.js";
 
@@ -39,8 +38,11 @@ export function createWebFetchTool(settings: WebSettings): Tool {
       const type = page.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
       const text = page.body.toString("utf8");
       let content: string;
-      if (type === "text/html" || type === "application/xhtml+xml") content = htmlToMarkdown(text);
-      else if (
+      if (type === "text/html" || type === "application/xhtml+xml") {
+        // turndown and its DOM are loaded by the first page fetched, not by every Pod's start.
+        const { htmlToMarkdown } = await import("./html-to-markdown.js");
+        content = htmlToMarkdown(text);
+      } else if (
         type.startsWith("text/") ||
         type === "application/json" ||
         type.endsWith("+json") ||
