@@ -51,7 +51,8 @@ export async function bundlePackages(repoRoot = REPO_ROOT): Promise<void> {
   for (const dir of PACKAGE_DIRS) await bundlePackage(path.join(repoRoot, dir));
 }
 
-export async function bundlePackage(packageDir: string): Promise<void> {
+export async function bundlePackage(dir: string): Promise<void> {
+  const packageDir = path.resolve(dir);
   const manifest = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as PackageJson;
   const dist = path.join(packageDir, "dist");
   removeJavaScript(dist);

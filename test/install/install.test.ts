@@ -80,7 +80,8 @@ describe("the packed tarballs", () => {
       "yoake",
     ]);
     for (const entry of packed) {
-      expect(entry.files).toContain("dist/index.js");
+      // The command's bundle is its main module, which its bin imports; the libraries' their index.
+      expect(entry.files).toContain(entry.name === "yoake" ? "dist/main.js" : "dist/index.js");
       expect(entry.files).toContain("dist/index.d.ts");
       // The demo's scratch project ships whole, its own tests included: the demo runs them.
       const shipped = entry.files.filter((file) => !file.startsWith("demo/project/"));

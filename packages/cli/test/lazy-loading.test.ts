@@ -55,9 +55,16 @@ const INK = "/node_modules/ink/";
 const REACT = "/node_modules/react/";
 const ACP = "/node_modules/@agentclientprotocol/";
 const POD = "/packages/pod/";
-const ON_FIRST_USE = ["diff", "gpt-tokenizer", "yaml", "picomatch", "tinyglobby", "ignore", "turndown"].map(
-  (name) => `/node_modules/${name}/`,
-);
+const ON_FIRST_USE = [
+  "diff",
+  "gpt-tokenizer",
+  "yaml",
+  "smol-toml",
+  "picomatch",
+  "tinyglobby",
+  "ignore",
+  "turndown",
+].map((name) => `/node_modules/${name}/`);
 
 describe("what each sub-command loads", () => {
   it("--version and --help load the argument parser, and neither the Pod nor any UI", async () => {
