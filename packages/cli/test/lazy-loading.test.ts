@@ -95,6 +95,8 @@ describe("what each sub-command loads", () => {
       // matter; the matchers for a search; turndown for a web page.
       for (const heavy of [INK, REACT, ACP, ...ON_FIRST_USE, "/node_modules/uuid/"])
         expect(of(run.modules, heavy)).toEqual([]);
+      // The model's request goes out through fetch: node:http and node:https are web_fetch's.
+      expect(run.modules.filter((url) => url === "node:http" || url === "node:https")).toEqual([]);
     } finally {
       await fixture.close();
     }
@@ -144,7 +146,7 @@ function recordedScript(source: string): Promise<{ code: number | null; stderr: 
 }
 
 describe("what the library loads", () => {
-  it("importing @yoake/llm-worker, creating a client and storing a blob loads neither zod, uuid nor MCP", async () => {
+  it("importing @yoake/llm-worker, creating a client and storing a blob loads neither zod, uuid, MCP nor node:http", async () => {
     const run = await recordedScript(
       [
         'const { createClient, createInspectTool, FsBlobStore } = await import("@yoake/llm-worker");',
@@ -157,7 +159,9 @@ describe("what the library loads", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(of(run.modules, "/packages/llm-worker/src/index.ts")).not.toEqual([]);
+    // node:http (its agents, sockets and streams) only names a status in an error message.
     for (const heavy of ["/node_modules/zod/", "/node_modules/uuid/", "/node_modules/@modelcontextprotocol/"])
       expect(of(run.modules, heavy)).toEqual([]);
+    expect(run.modules.filter((url) => url === "node:http")).toEqual([]);
   });
 });
