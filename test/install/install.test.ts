@@ -3,7 +3,7 @@
  * project outside the repository, then used from plain Node, from TypeScript, and as the `yoake`
  * command — on Node 20 and on Node 22 (the registry's `node@22`, through `npx -p`).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,7 +80,8 @@ describe("the packed tarballs", () => {
       "yoake",
     ]);
     for (const entry of packed) {
-      expect(entry.files).toContain("dist/index.js");
+      // The command's bundle is its main module, which its bin imports; the libraries' their index.
+      expect(entry.files).toContain(entry.name === "yoake" ? "dist/main.js" : "dist/index.js");
       expect(entry.files).toContain("dist/index.d.ts");
       // The demo's scratch project ships whole, its own tests included: the demo runs them.
       const shipped = entry.files.filter((file) => !file.startsWith("demo/project/"));
@@ -89,6 +90,31 @@ describe("the packed tarballs", () => {
     }
     const cli = packed.find((entry) => entry.name === "yoake");
     expect(cli?.files).toEqual(expect.arrayContaining(["bin/yoake.js", "demo/project/.yoake/manifest.toml"]));
+  });
+});
+
+describe("the installed bundles", () => {
+  it("hold each source module once: entry points share chunks instead of copies", () => {
+    for (const entry of packed) {
+      const root = path.join(scratch.app, "node_modules", entry.name);
+      const files = readdirSync(path.join(root, "dist"), { recursive: true, encoding: "utf8" });
+      const maps = files.filter((name) => name.endsWith(".js.map"));
+      // Each JavaScript file is a bundle or a shared chunk of esbuild's, with its map.
+      expect(maps.length).toBeGreaterThan(0);
+      expect(files.filter((name) => name.endsWith(".js")).length).toBe(maps.length);
+      const bundledIn = new Map<string, string[]>();
+      for (const map of maps) {
+        const mapPath = path.join(root, "dist", map);
+        const { sources } = JSON.parse(readFileSync(mapPath, "utf8")) as { sources: string[] };
+        for (const source of sources) {
+          const module = path.relative(root, path.resolve(path.dirname(mapPath), source));
+          bundledIn.set(module, [...(bundledIn.get(module) ?? []), map]);
+        }
+      }
+      expect([...bundledIn].filter(([, bundles]) => bundles.length > 1)).toEqual([]);
+      // Our sources only: dependencies stay imports, resolved from node_modules.
+      expect([...bundledIn.keys()].filter((module) => !module.startsWith("src/"))).toEqual([]);
+    }
   });
 });
 
@@ -114,6 +140,21 @@ describe.each(Object.keys(NODES) as Array<keyof typeof NODES>)("installed, on %s
         text: "2 + 3 = 5",
         toolResult: "5",
         requests: 3,
+      });
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "a class exported by two entry points is one class",
+    async () => {
+      const out = await inApp(nodeVersion, ["node", "entries.mjs"]);
+      expect(out.stderr).toBe("");
+      expect(JSON.parse(out.stdout)).toEqual({
+        podClient: true,
+        protocolError: true,
+        instanceAcross: true,
+        name: "PodProtocolError",
       });
     },
     STEP_TIMEOUT,

@@ -7,17 +7,10 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } f
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundlePackages, PACKAGE_DIRS } from "../../scripts/bundle.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CONSUMER_FILES = fileURLToPath(new URL("./consumer/", import.meta.url));
-
-/** The packages a user installs, as the repository lays them out. */
-export const PACKAGE_DIRS = [
-  "packages/llm-worker",
-  "packages/pod",
-  "packages/fleet",
-  "packages/cli",
-] as const;
 
 /** Versions of what a user would install beside the packages (those of this repository's lockfile). */
 const CONSUMER_DEPENDENCIES = ["zod@4.6.7", "typescript@6.0.3", "@types/node@20.19.43"];
@@ -98,7 +91,7 @@ export interface PackedPackage {
   files: string[];
 }
 
-/** `npm run build` (incremental), then `npm pack` of every package into `destination`. */
+/** `npm run build` (tsc -b, incremental, then the bundle), then `npm pack` of every package into `destination`. */
 export async function buildAndPack(destination: string): Promise<PackedPackage[]> {
   await succeed(
     process.execPath,
@@ -107,6 +100,7 @@ export async function buildAndPack(destination: string): Promise<PackedPackage[]
       cwd: REPO_ROOT,
     },
   );
+  await bundlePackages(REPO_ROOT);
   const workspaces = PACKAGE_DIRS.flatMap((dir) => ["--workspace", dir]);
   const { stdout } = await succeed(
     "npm",

@@ -13,7 +13,8 @@ process.stdout.on("error", (error) => {
 });
 
 const sources = new URL("../src/main.ts", import.meta.url);
-const { main } = existsSync(sources) ? await importSources() : await import("../dist/main.js");
+// `#main` is dist/main.js here (package.json `imports`), the bundle `npm run build` writes.
+const { main } = existsSync(sources) ? await importSources() : await import("#main");
 process.exitCode = await main(process.argv.slice(2));
 
 async function importSources() {

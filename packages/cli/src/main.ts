@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import type { EffortLevel } from "@yoake/pod";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { AgentCommandOptions } from "./agent-command.js";
@@ -8,6 +7,7 @@ import { addFleetCommands } from "./fleet-commands.js";
 import { OUTPUT_FORMATS } from "./headless/output-format.js";
 import { interruptOnSigint } from "./interrupt.js";
 import { type CliIO, processIO } from "./io.js";
+import { PACKAGE_VERSION } from "./package-files.js";
 import type { ServeCommandOptions } from "./serve-command.js";
 
 /**
@@ -15,8 +15,6 @@ import type { ServeCommandOptions } from "./serve-command.js";
  * keeps the two lists in step (a level the Pod does not know fails to compile).
  */
 const EFFORT_LEVELS: readonly EffortLevel[] = ["low", "medium", "high", "max"];
-
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 /**
  * The `yoake` command. Returns the exit code instead of exiting, so tests run it in-process with
@@ -85,7 +83,7 @@ function buildProgram(io: CliIO, actions: Actions): Command {
     .description(
       "An LLM coding agent on your project: an interactive terminal UI, or one headless run with -p.",
     )
-    .version(version, "-v, --version")
+    .version(PACKAGE_VERSION, "-v, --version")
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .enablePositionalOptions()

@@ -55,6 +55,16 @@ const INK = "/node_modules/ink/";
 const REACT = "/node_modules/react/";
 const ACP = "/node_modules/@agentclientprotocol/";
 const POD = "/packages/pod/";
+const ON_FIRST_USE = [
+  "diff",
+  "gpt-tokenizer",
+  "yaml",
+  "smol-toml",
+  "picomatch",
+  "tinyglobby",
+  "ignore",
+  "turndown",
+].map((name) => `/node_modules/${name}/`);
 
 describe("what each sub-command loads", () => {
   it("--version and --help load the argument parser, and neither the Pod nor any UI", async () => {
@@ -72,7 +82,7 @@ describe("what each sub-command loads", () => {
     }
   });
 
-  it("-p loads the Pod, and neither ink, React, the Agent Client Protocol, diff nor uuid", async () => {
+  it("-p loads the Pod, and neither ink, React, the Agent Client Protocol nor what only tools or long sessions use", async () => {
     const fixture = await headlessFixture();
     try {
       fixture.provider.enqueue({ blocks: [{ type: "text", text: "Answered." }] });
@@ -80,9 +90,13 @@ describe("what each sub-command loads", () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(of(run.modules, POD)).not.toEqual([]);
-      // diff only once a file changes; session ids are our own UUID v7, not the uuid package's.
-      for (const heavy of [INK, REACT, ACP, "/node_modules/diff/", "/node_modules/uuid/"])
+      // diff only once a file changes; session ids are our own UUID v7, not the uuid package's;
+      // the tokenizer once a prompt could near the compaction trigger; YAML for a file with front
+      // matter; the matchers for a search; turndown for a web page.
+      for (const heavy of [INK, REACT, ACP, ...ON_FIRST_USE, "/node_modules/uuid/"])
         expect(of(run.modules, heavy)).toEqual([]);
+      // The model's request goes out through fetch: node:http and node:https are web_fetch's.
+      expect(run.modules.filter((url) => url === "node:http" || url === "node:https")).toEqual([]);
     } finally {
       await fixture.close();
     }
@@ -132,7 +146,7 @@ function recordedScript(source: string): Promise<{ code: number | null; stderr: 
 }
 
 describe("what the library loads", () => {
-  it("importing @yoake/llm-worker, creating a client and storing a blob loads neither zod, uuid nor MCP", async () => {
+  it("importing @yoake/llm-worker, creating a client and storing a blob loads neither zod, uuid, MCP nor node:http", async () => {
     const run = await recordedScript(
       [
         'const { createClient, createInspectTool, FsBlobStore } = await import("@yoake/llm-worker");',
@@ -145,7 +159,9 @@ describe("what the library loads", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(of(run.modules, "/packages/llm-worker/src/index.ts")).not.toEqual([]);
+    // node:http (its agents, sockets and streams) only names a status in an error message.
     for (const heavy of ["/node_modules/zod/", "/node_modules/uuid/", "/node_modules/@modelcontextprotocol/"])
       expect(of(run.modules, heavy)).toEqual([]);
+    expect(run.modules.filter((url) => url === "node:http")).toEqual([]);
   });
 });

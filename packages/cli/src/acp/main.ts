@@ -1,12 +1,10 @@
-import { createRequire } from "node:module";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { loadManifest, ProjectTrustError } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO, InputStream, OutputStream } from "../io.js";
+import { PACKAGE_VERSION } from "../package-files.js";
 import { untrustedManifestLine } from "../project-trust.js";
 import { YoakeAgent } from "./agent.js";
-
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 /** What `yoake acp` talks over, and the environment its Pods are made with. */
 export interface AcpIO {
@@ -47,7 +45,7 @@ export async function runAcp(io: AcpIO): Promise<ExitCodeValue> {
   const restoreConsole = consoleToLog(io.stderr);
   const yoake = new YoakeAgent({
     env: io.env,
-    version,
+    version: PACKAGE_VERSION,
     log: (line) => io.stderr.write(line),
     ...(io.attach !== undefined && { attach: io.attach }),
   });

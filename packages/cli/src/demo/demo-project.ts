@@ -1,11 +1,11 @@
 import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../package-files.js";
 import { generateServerLog } from "./server-log.js";
 
 /** The example project shipped with the command (`packages/cli/demo/project`). */
-export const DEMO_PROJECT_SOURCE = fileURLToPath(new URL("../../demo/project/", import.meta.url));
+export const DEMO_PROJECT_SOURCE = packagePath("demo/project/");
 
 /** A scratch copy of the example project, and room beside it for the Pod's own state. */
 export interface DemoWorkspace {

@@ -5,8 +5,10 @@ import {
   estimateItemTokens,
   estimateTextTokens,
   ITEM_OVERHEAD_TOKENS,
+  itemTokensAtMost,
   SAMPLE_ABOVE_CHARS,
   sumItemTokens,
+  textTokensAtMost,
 } from "./tokens.js";
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -118,5 +120,37 @@ describe("estimateItemTokens", () => {
     expect(sumItemTokens(items)).toBe(3 * one);
     expect(sumItemTokens(items, estimateItemTokens, 1)).toBe(2 * one);
     expect(sumItemTokens(items, () => 5, 1, 2)).toBe(5);
+  });
+});
+
+describe("textTokensAtMost and itemTokensAtMost", () => {
+  // Texts whose tokens are worst per character: bytes o200k has no merge for, one token each.
+  const texts = [
+    "",
+    "hello world",
+    codeLikeText(3_000),
+    "\u{1F600}\u{1F9EA}\u{1FAE0}".repeat(200),
+    "\u0000\u0001\u0002\u007f".repeat(300),
+    "語彙の境界を越えて、ひらがなと漢字と記号「」が混じる文。".repeat(50),
+    "\u0fff\u2fff\uabcd\uffef".repeat(400),
+    `${"\u{10FFFF}\u0600".repeat(1_000)} ${codeLikeText(2 * SAMPLE_ABOVE_CHARS)}`,
+  ];
+
+  it("are never below the estimate, whatever the text", () => {
+    for (const text of texts) expect(textTokensAtMost(text)).toBeGreaterThanOrEqual(estimateTextTokens(text));
+  });
+
+  it("bound every item kind's estimate", () => {
+    for (const text of texts) {
+      const items: Item[] = [
+        { type: "message", role: "user", text },
+        { type: "redacted_reasoning", data: text },
+        { type: "tool_call", callId: "c", name: `tool_${text.slice(0, 30)}`, arguments: text },
+        { type: "tool_result", callId: "c", name: "grep", summary: text },
+        { type: "server_tool", role: "result", id: "s", name: "x", payload: { text }, origin: "anthropic" },
+      ];
+      for (const item of items)
+        expect(itemTokensAtMost(item)).toBeGreaterThanOrEqual(estimateItemTokens(item));
+    }
   });
 });

@@ -93,6 +93,16 @@ export function estimateTextTokens(text: string): number {
   return Math.round((sampledTokens * text.length) / sampledChars);
 }
 
+/**
+ * The most tokens `estimateTextTokens` can give for `text`, without loading the tokenizer: an o200k
+ * token is at least one UTF-8 byte, and a UTF-16 code unit at most three (a sampled estimate is
+ * scaled from pieces that obey the same bound). For a check such as "this prompt cannot reach the
+ * compaction trigger", which then never pays the tokenizer's load.
+ */
+export function textTokensAtMost(text: string): number {
+  return 3 * text.length;
+}
+
 /** The text of an item that the provider turns into prompt tokens. */
 function itemText(item: Item): string {
   switch (item.type) {
@@ -111,11 +121,11 @@ function itemText(item: Item): string {
 }
 
 /** Tokens of what an item adds beyond its text: the tool name, a server tool's payload. */
-function itemExtraTokens(item: Item): number {
-  if (item.type === "tool_call" || item.type === "tool_result") return estimateTextTokens(item.name);
+function itemExtraTokens(item: Item, tokensOf = estimateTextTokens): number {
+  if (item.type === "tool_call" || item.type === "tool_result") return tokensOf(item.name);
   if (item.type === "server_tool") {
     // Rare, and sent back verbatim as JSON; serialize once, the cache below keeps the count.
-    return estimateTextTokens(item.name) + estimateTextTokens(JSON.stringify(item.payload) ?? "");
+    return tokensOf(item.name) + tokensOf(JSON.stringify(item.payload) ?? "");
   }
   return 0;
 }
@@ -137,6 +147,11 @@ export function estimateItemTokens(item: Item): number {
   const tokens = ITEM_OVERHEAD_TOKENS + estimateTextTokens(text) + itemExtraTokens(item);
   countCache.set(item, { text, tokens });
   return tokens;
+}
+
+/** The most tokens `estimateItemTokens` can give for `item`, without the tokenizer (see `textTokensAtMost`). */
+export function itemTokensAtMost(item: Item): number {
+  return ITEM_OVERHEAD_TOKENS + textTokensAtMost(itemText(item)) + itemExtraTokens(item, textTokensAtMost);
 }
 
 /** Sum of `tokensOf` over `items[start, end)`. */

@@ -10,6 +10,11 @@ describe("errorFromResponse", () => {
       typeof body === "string" ? body : JSON.stringify(body),
     ).toInfo();
 
+  it("names the status when neither the body nor the status line says anything", () => {
+    expect(error(503, "")).toMatchObject({ status: 503, message: "Service Unavailable" });
+    expect(error(599, "").message).toBe("no details");
+  });
+
   it("reads Anthropic's error body and request id", () => {
     const body = { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } };
     expect(error(401, body, { "request-id": "req_1" })).toEqual({

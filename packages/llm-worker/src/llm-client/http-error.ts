@@ -1,8 +1,16 @@
-import { STATUS_CODES } from "node:http";
+import { createRequire } from "node:module";
 import { errorKindFromCode, errorKindFromStatus } from "./error-kind.js";
 import { LlmError } from "./errors.js";
 import type { ErrorKind } from "./event.js";
 import { limitDetails } from "./quota.js";
+
+/**
+ * The standard name of an HTTP status. `node:http` is required on an error, not imported: loading
+ * it (with its sockets, agents and streams) was the largest part of importing the library.
+ */
+function statusName(status: number): string | undefined {
+  return (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES[status];
+}
 
 /** The request id a provider put on its response: `request-id` (Anthropic) or `x-request-id` (OpenAI). */
 export function requestIdOf(headers: Headers): string | undefined {
@@ -43,7 +51,7 @@ export function describeErrorResponse(
   const raw = parseBody(text);
   const details = providerErrorDetails(raw);
   // The status itself is named by whoever shows the error (see `presentError`).
-  const message = details.message ?? (statusText || STATUS_CODES[status] || "no details");
+  const message = details.message ?? (statusText || statusName(status) || "no details");
   const requestId = requestIdOf(headers);
   let kind = refineKind(errorKindFromStatus(status, message), details);
   const limits =

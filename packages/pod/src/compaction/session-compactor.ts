@@ -4,12 +4,14 @@ import {
   estimateTextTokens,
   type Item,
   isUserMessage,
+  itemTokensAtMost,
   type LlmClient,
   type PruneInterceptor,
   type Request,
   sumItemTokens,
   systemMessage,
   type ToolDefinition,
+  textTokensAtMost,
   type Usage,
   type Worker,
 } from "@yoake/llm-worker";
@@ -30,6 +32,14 @@ import { CompactionError, type CompactionResult } from "./compaction-result.js";
 import { compactionTriggerTokens, type ResolvedCompactionSettings } from "./compaction-settings.js";
 import { frameSummary, SUMMARY_HEADING } from "./summary-prompt.js";
 import { requestSummary } from "./summary-request.js";
+
+/** How `#promptTokens` counts: the tokenizer's estimates, or a bound that needs no tokenizer. */
+interface TokenMeasure {
+  item(item: Item): number;
+  text(text: string): number;
+}
+const TOKEN_ESTIMATES: TokenMeasure = { item: estimateItemTokens, text: estimateTextTokens };
+const TOKENS_AT_MOST: TokenMeasure = { item: itemTokensAtMost, text: textTokensAtMost };
 
 /** What a Pod's session needs of the Pod. */
 export interface PodSessionContext {
@@ -128,9 +138,12 @@ export class SessionCompactor {
   ): Promise<void> {
     const trigger = this.#triggerTokens;
     if (!this.#context.compaction.auto || trigger === undefined || this.#breaker.open) return;
-    const prompt = this.#promptTokens(request.system, previousUsage);
     const fresh = this.#freshlyCompacted;
     this.#freshlyCompacted = false;
+    // A prompt that cannot reach the trigger needs no estimate: a short session, `yoake -p` among
+    // them, never loads the tokenizer (~150 ms) before its first request.
+    if (this.#promptTokens(request.system, previousUsage, TOKENS_AT_MOST) < trigger) return;
+    const prompt = this.#promptTokens(request.system, previousUsage);
     if (prompt < trigger) return;
     if (fresh) {
       // Compacting again would summarize the summary on every request.
@@ -160,12 +173,16 @@ export class SessionCompactor {
    * plus an estimate of the items added since. Without a report that describes this history (a
    * restored or just compacted session), an estimate of everything.
    */
-  #promptTokens(system: string | undefined, previousUsage: Usage | undefined): number {
+  #promptTokens(
+    system: string | undefined,
+    previousUsage: Usage | undefined,
+    measure: TokenMeasure = TOKEN_ESTIMATES,
+  ): number {
     const history = this.#requireWorker().history;
     const reported = previousUsage?.inputTokens;
     if (!this.#usageStale && reported !== undefined && this.#sentLength <= history.length)
-      return reported + sumItemTokens(history, estimateItemTokens, this.#sentLength);
-    return sumItemTokens(history) + estimateTextTokens(system ?? "");
+      return reported + sumItemTokens(history, measure.item, this.#sentLength);
+    return sumItemTokens(history, measure.item) + measure.text(system ?? "");
   }
 
   #compactionFailed(message: string): void {

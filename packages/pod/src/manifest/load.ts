@@ -1,7 +1,6 @@
 import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { parse, TomlError } from "smol-toml";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers } from "../scope/rules.js";
 import { DEFAULT_LAYER } from "./defaults.js";
@@ -10,6 +9,7 @@ import { mergeLayers, normalizeLayer, type SourcedLayer } from "./merge.js";
 import { findProjectRoot, PROJECT_DIR } from "./project-root.js";
 import { type Manifest, type ManifestLayerInfo, resolveManifest } from "./resolve.js";
 import { type ManifestLayerInput, validateLayer } from "./schema.js";
+import { toml } from "./toml.js";
 import { applyProjectTrust, type ProjectLayerText, type ProjectTrustPolicy } from "./trust-gate.js";
 
 export { findProjectRoot, PROJECT_DIR };
@@ -127,9 +127,9 @@ function parseToml(
   source: string,
 ): { ok: true; value: unknown } | { ok: false; issue: ManifestIssue } {
   try {
-    return { ok: true, value: parse(text) };
+    return { ok: true, value: toml().parse(text) };
   } catch (error) {
-    if (!(error instanceof TomlError)) throw error;
+    if (!(error instanceof toml().TomlError)) throw error;
     // The library's message carries a code frame after its first line; the position says enough.
     const reason = error.message.split("\n")[0]?.replace(/^Invalid TOML document: /, "") ?? "invalid TOML";
     return {

@@ -1,6 +1,6 @@
-import { parse } from "smol-toml";
 import { ManifestError } from "./manifest-error.js";
 import type { ManifestLayerInput } from "./schema.js";
+import { toml } from "./toml.js";
 
 /**
  * Turns command-line assignments (`--set generation.temperature=0.2`) into an overrides layer.
@@ -34,7 +34,7 @@ export function parseOverrideAssignments(assignments: readonly string[]): Manife
 
 function tomlValue(text: string): unknown {
   try {
-    return parse(`value = ${text}`).value;
+    return toml().parse(`value = ${text}`).value;
   } catch {
     return text;
   }

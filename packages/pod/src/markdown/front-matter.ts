@@ -1,4 +1,8 @@
-import { parse } from "yaml";
+import { onFirstUse } from "../lazy-dependency.js";
+
+// `yaml` is ~70 CommonJS files (tens of milliseconds): required by the first file that has front
+// matter, not by every Pod's start (commands and skills are looked for at each start).
+const yaml = onFirstUse<typeof import("yaml")>("yaml");
 
 /** A markdown file split into its YAML front matter (a mapping) and the text after it. */
 export interface FrontMatterDocument {
@@ -23,7 +27,7 @@ export function parseFrontMatter(text: string): FrontMatterDocument {
   let data: unknown;
   try {
     // `yaml` parses YAML 1.2: no code execution, no custom tags; `uniqueKeys` rejects repeats.
-    data = parse(rest.slice(0, closing.index), { uniqueKeys: true, maxAliasCount: 100 });
+    data = yaml().parse(rest.slice(0, closing.index), { uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new Error(`its front matter is not valid YAML: ${message}`);

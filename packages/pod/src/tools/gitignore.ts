@@ -1,7 +1,8 @@
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import { pathCovers } from "../scope/rules.js";
 import type { ScopedFs } from "../scope/scoped-fs.js";
+import { ignore } from "./matchers.js";
 
 /** The `.gitignore` of one directory, compiled. */
 interface IgnoreLayer {
@@ -100,7 +101,7 @@ export class GitignoreRules {
   private async load(directory: string): Promise<IgnoreLayer | undefined> {
     const text = await this.fs.readFile(path.join(directory, ".gitignore")).catch(() => undefined);
     if (text === undefined || text.trim() === "") return undefined;
-    return { directory, rules: ignore({ ignorecase: false }).add(text) };
+    return { directory, rules: ignore()({ ignorecase: false }).add(text) };
   }
 }
 

@@ -1,10 +1,11 @@
 import type { Dirent } from "node:fs";
 import { type Tool, tool } from "@yoake/llm-worker";
-import { type GlobOptions, glob } from "tinyglobby";
+import type { GlobOptions } from "tinyglobby";
 import { z } from "zod";
 import type { DirEntry, ScopedFs } from "../scope/scoped-fs.js";
 import { GitignoreRules } from "./gitignore.js";
 import { GLOB_MAX_RESULTS } from "./limits.js";
+import { tinyglobby } from "./matchers.js";
 import { searchableEntries } from "./searchable-entries.js";
 import { attempt } from "./tool-error.js";
 
@@ -50,7 +51,7 @@ export function createGlobTool(fs: ScopedFs): Tool<GlobArguments> {
         throw new Error(`${JSON.stringify(requested)} is not a directory (read a file with read_file)`);
       }
       const rules = await GitignoreRules.forSearch(fs, directory);
-      const found = await glob(pattern, {
+      const found = await tinyglobby().glob(pattern, {
         cwd: directory,
         absolute: true,
         dot: true,

@@ -1,8 +1,8 @@
-import picomatch from "picomatch";
 import type { ScopedFs } from "../scope/scoped-fs.js";
 import type { GitignoreRules } from "./gitignore.js";
 import type { GrepEngine, GrepFileHit, GrepLine, GrepQuery } from "./grep-query.js";
 import { GREP_MAX_FILE_BYTES } from "./limits.js";
+import { picomatch } from "./matchers.js";
 import { entryPath, searchableEntries } from "./searchable-entries.js";
 import { withoutCr } from "./text-file.js";
 
@@ -17,7 +17,7 @@ export function createJsEngine(fs: ScopedFs, rules: GitignoreRules): GrepEngine 
   return async function* searchWithJs(query: GrepQuery): AsyncGenerator<GrepFileHit, void, undefined> {
     const regex = compilePattern(query.pattern, query.caseInsensitive);
     const typeMatches =
-      query.typeGlobs === undefined ? undefined : picomatch([...query.typeGlobs], { dot: true });
+      query.typeGlobs === undefined ? undefined : picomatch()([...query.typeGlobs], { dot: true });
 
     async function* searchFile(file: string): AsyncGenerator<GrepFileHit, void, undefined> {
       const prefix = await fs.readFilePrefix(file, GREP_MAX_FILE_BYTES).catch(() => undefined);

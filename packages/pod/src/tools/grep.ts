@@ -1,6 +1,5 @@
 import path from "node:path";
 import { type Tool, tool } from "@yoake/llm-worker";
-import picomatch from "picomatch";
 import { z } from "zod";
 import type { ScopedFs } from "../scope/scoped-fs.js";
 import { fileTypeGlobs } from "./file-types.js";
@@ -16,6 +15,7 @@ import {
   GREP_MAX_HEAD_LIMIT,
   GREP_MAX_LINE_CHARS,
 } from "./limits.js";
+import { picomatch } from "./matchers.js";
 import { formatBytes } from "./text-file.js";
 import { attempt } from "./tool-error.js";
 
@@ -171,7 +171,7 @@ async function requireSearchableFile(fs: ScopedFs, target: string, requested: st
  * any depth, with one it matches the path relative to the searched directory.
  */
 function globFilter(glob: string): (relativePath: string) => boolean {
-  return picomatch(glob, { dot: true, basename: !glob.includes("/") });
+  return picomatch()(glob, { dot: true, basename: !glob.includes("/") });
 }
 
 function relativePosix(directory: string, file: string): string {

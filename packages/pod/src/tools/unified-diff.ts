@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { onFirstUse } from "../lazy-dependency.js";
 import { DIFF_CONTEXT_LINES, DIFF_TIMEOUT_MS } from "./limits.js";
 
 /**
@@ -39,11 +39,7 @@ export function unifiedDiff(displayPath: string, before: string, after: string):
 type DiffLibrary = typeof import("diff");
 
 // `diff` is 19 modules; a run that never changes a file (a `-p` question) never loads them.
-let loadedDiff: DiffLibrary | undefined;
-function diffLibrary(): DiffLibrary {
-  loadedDiff ??= createRequire(import.meta.url)("diff") as DiffLibrary;
-  return loadedDiff;
-}
+const diffLibrary = onFirstUse<DiffLibrary>("diff");
 
 interface ChangedWindow {
   /** Where the window starts, the same in both texts (they agree up to there): a line start. */

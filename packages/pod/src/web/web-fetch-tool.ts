@@ -1,7 +1,6 @@
 import { type Tool, tool } from "@yoake/llm-worker";
 import { z } from "zod";
-import { htmlToMarkdown } from "./html-to-markdown.js";
-import { httpGet, WebFetchRefused } from "./http-get.js";
+import type { httpGet } from "./http-get.js";
 import type { WebSettings } from "./web-settings.js";
 
 /** The name the model calls the web tool by. */
@@ -26,6 +25,8 @@ export function createWebFetchTool(settings: WebSettings): Tool {
     input: z.object({ url: z.string().describe("The absolute URL to fetch.") }),
     timeoutMs: TIMEOUT_MS + 1000,
     execute: async ({ url }, context) => {
+      // node:http, node:https and node:dns are loaded by the first fetch, not by every Pod's start.
+      const { httpGet, WebFetchRefused } = await import("./http-get.js");
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(TIMEOUT_MS)]);
       let page: Awaited<ReturnType<typeof httpGet>>;
       try {
@@ -39,8 +40,11 @@ export function createWebFetchTool(settings: WebSettings): Tool {
       const type = page.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
       const text = page.body.toString("utf8");
       let content: string;
-      if (type === "text/html" || type === "application/xhtml+xml") content = htmlToMarkdown(text);
-      else if (
+      if (type === "text/html" || type === "application/xhtml+xml") {
+        // turndown and its DOM are loaded by the first page fetched, not by every Pod's start.
+        const { htmlToMarkdown } = await import("./html-to-markdown.js");
+        content = htmlToMarkdown(text);
+      } else if (
         type.startsWith("text/") ||
         type === "application/json" ||
         type.endsWith("+json") ||
