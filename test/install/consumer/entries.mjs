@@ -1,8 +1,8 @@
-// A class exported by two entry points of a package is one class: `@yoake/pod/client` is a
-// subpath of its own, bundled beside `@yoake/pod`, and a value made through one must be an
-// instance of the other's export. Prints one JSON line.
-import * as pod from "@yoake/pod";
+// A class exported by two entry points of a package is one class: `@yoake/pod/client` and
+// `@yoake/pod/protocol` are subpaths of their own, bundled beside `@yoake/pod`, and a value made
+// through one must be an instance of the other's export. Prints one JSON line.
 import * as client from "@yoake/pod/client";
+import * as pod from "@yoake/pod/protocol";
 
 const refused = new client.PodProtocolError("invalid_params", "refused");
 console.log(
