@@ -1,4 +1,4 @@
-import type { Content } from "./tool-output.js";
+import type { Content } from "../tool/tool-output.js";
 import { isUuid, uuidV7 } from "./uuid-v7.js";
 
 /** A blob's id: a UUID v7 (time-ordered) as lowercase text, the `<id>` of `[blob:<id>]`. */

@@ -261,16 +261,18 @@ describe.each(["anthropic", "openai-chat"] as const)("pre-request (%s)", (scheme
     expect(provider.requests).toHaveLength(1);
   });
 
-  it("an interceptor replacing request.items changes what is sent, never the stored history", async () => {
+  it("an interceptor's projection changes what is sent and what later steps see, never the stored history", async () => {
+    const seenByNext: number[] = [];
     const worker = workerFor(scheme, {
       interceptors: [
         {
           name: "projection",
-          onPreRequest: ({ request }) => {
-            request.items = request.items.filter((i) => !(i.type === "message" && i.text.startsWith("OLD")));
-            return undefined;
-          },
+          onPreRequest: ({ request }) => ({
+            action: "project",
+            items: request.items.filter((i) => !(i.type === "message" && i.text.startsWith("OLD"))),
+          }),
         },
+        { name: "next", onPreRequest: ({ request }) => void seenByNext.push(request.items.length) },
       ],
       hooks: [{ onPreRequest: (s) => void expect(s.itemCount).toBe(1) }],
       history: [userMessage("OLD question"), { type: "message", role: "assistant", text: "OLD answer" }],
@@ -279,6 +281,7 @@ describe.each(["anthropic", "openai-chat"] as const)("pre-request (%s)", (scheme
     expect((await worker.run("new question")).status).toBe("finished");
     expect(sent(0)).toContain("new question");
     expect(sent(0)).not.toContain("OLD");
+    expect(seenByNext).toEqual([1]);
     expect(shape(worker.history)).toEqual([
       "user:OLD question",
       "assistant:OLD answer",
