@@ -1,6 +1,6 @@
 import { type Stats, statSync } from "node:fs";
 import path from "node:path";
-import { errorMessage } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker/internal";
 import type { PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import { customSlashCommands, expandHeadlessPrompt } from "./custom-commands/slash-command-files.js";

@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import {
-  addUsage,
   BLOB_STORE_PRUNE_OPTIONS,
   BLOB_STORE_TOOL_OUTPUT,
   type BlobStore,
@@ -15,13 +14,12 @@ import {
   type RunOptions,
   systemMessage,
   type Tool,
-  toolDefinition,
-  type Unsubscribe,
   type Usage,
   userMessage,
   Worker,
   type WorkerResult,
 } from "@yoake/llm-worker";
+import { addUsage, toolDefinition, type Unsubscribe } from "@yoake/llm-worker/internal";
 import type { Alert } from "./alert.js";
 import { Approvals } from "./approval/approvals.js";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";

@@ -1,4 +1,5 @@
-import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
+import type { SchemeName } from "@yoake/llm-worker";
+import type { ReasoningConfig } from "@yoake/llm-worker/internal";
 import { type EffortLevel, reasoningForEffort } from "../effort/effort.js";
 import type { Scope } from "../scope/rules.js";
 import type { WebSettings } from "../web/web-settings.js";

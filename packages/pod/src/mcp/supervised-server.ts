@@ -1,5 +1,6 @@
-import type { connectMcp, McpCloseInfo, McpConnection, McpServerConfig, Tool } from "@yoake/llm-worker";
-import { errorMessage } from "@yoake/llm-worker";
+import type { connectMcp, McpConnection, McpServerConfig, Tool } from "@yoake/llm-worker";
+import type { McpCloseInfo } from "@yoake/llm-worker/internal";
+import { errorMessage } from "@yoake/llm-worker/internal";
 import type { Alert } from "../alert.js";
 import type { McpServerSpec } from "../manifest/mcp-resolve.js";
 import type { McpServerState, McpServerStatus } from "./mcp-server-status.js";

@@ -1,18 +1,20 @@
 import {
-  errorMessage,
-  estimateItemTokens,
-  estimateTextTokens,
   type Item,
-  isUserMessage,
   type LlmClient,
   type PruneInterceptor,
   type Request,
-  sumItemTokens,
   systemMessage,
-  type ToolDefinition,
   type Usage,
   type Worker,
 } from "@yoake/llm-worker";
+import {
+  errorMessage,
+  estimateItemTokens,
+  estimateTextTokens,
+  isUserMessage,
+  sumItemTokens,
+  type ToolDefinition,
+} from "@yoake/llm-worker/internal";
 import type { Alert } from "../alert.js";
 import { rereadFiles } from "../compaction/auto-read.js";
 import { CompactionBreaker } from "../compaction/circuit-breaker.js";

@@ -1,4 +1,5 @@
-import { addUsage, type Item, type ToolCallItem, type Usage, userMessage } from "@yoake/llm-worker";
+import { type Item, type ToolCallItem, type Usage, userMessage } from "@yoake/llm-worker";
+import { addUsage } from "@yoake/llm-worker/internal";
 import type { Plan } from "../plan/plan.js";
 import type { SessionKey } from "./chain.js";
 import type { EntryOf, LogEntry } from "./entry.js";
