@@ -1,8 +1,8 @@
 import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event } from "../../event.js";
-import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt, isRecord } from "../wire-json.js";
+import { JsonFrameDecoder } from "../json-frame-decoder.js";
+import { isRecord } from "../wire-json.js";
 import { anthropicStopReason } from "./stop-reason.js";
 import { normalizeAnthropicUsage, overlayUsage } from "./usage.js";
 
@@ -46,53 +46,35 @@ export function createAnthropicDecoder(emit: (event: Event) => void): StreamDeco
   return new AnthropicDecoder(emit);
 }
 
-class AnthropicDecoder implements StreamDecoder {
-  private readonly writer: EventWriter;
+class AnthropicDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "Anthropic stream event";
   private messageStarted = false;
   private block: OpenBlock | undefined;
   private usage: Json | undefined;
   private rawStopReason: string | null = null;
   private sawClientToolCall = false;
 
-  constructor(emit: (event: Event) => void) {
-    this.writer = new EventWriter(emit);
-  }
-
-  get done(): boolean {
-    return this.writer.isFinished;
-  }
-
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
+  protected read(event: Json, frame: Frame): void {
     const data = frame.data;
-    // `[DONE]` is not Anthropic's, but replays in vercel/ai's style append it; the end marker is message_stop.
-    if (data === "" || data === "[DONE]") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch (err) {
-      this.malformed(`invalid JSON (${(err as Error).message})`, data);
-      return;
-    }
-    if (!isRecord(parsed) || typeof parsed.type !== "string") {
+    if (typeof event.type !== "string") {
       this.malformed("an event without a type", data);
       return;
     }
-    switch (parsed.type) {
+    switch (event.type) {
       case "message_start":
-        this.onMessageStart(parsed, data);
+        this.onMessageStart(event, data);
         return;
       case "content_block_start":
-        this.onBlockStart(parsed, data);
+        this.onBlockStart(event, data);
         return;
       case "content_block_delta":
-        this.onBlockDelta(parsed, data);
+        this.onBlockDelta(event, data);
         return;
       case "content_block_stop":
-        this.onBlockStop(parsed, data);
+        this.onBlockStop(event, data);
         return;
       case "message_delta":
-        this.onMessageDelta(parsed, data);
+        this.onMessageDelta(event, data);
         return;
       case "message_stop":
         this.onMessageStop();
@@ -101,7 +83,7 @@ class AnthropicDecoder implements StreamDecoder {
         if (this.messageStarted) this.writer.ping();
         return;
       case "error":
-        this.onError(parsed);
+        this.onError(event);
         return;
       default:
         // New event types may be added to the API at any time.
@@ -109,12 +91,12 @@ class AnthropicDecoder implements StreamDecoder {
     }
   }
 
+  // The end marker is message_stop: a `[DONE]` (appended by vercel/ai-style replays) means nothing.
+  protected override onDoneMarker(): void {}
+
   end(): void {
     if (this.writer.isFinished) return;
-    this.writer.fail(
-      { kind: "stream", message: "the stream ended before the response was complete" },
-      this.rawStopReason,
-    );
+    this.truncated(this.rawStopReason);
   }
 
   fail(error: ErrorInfo): void {
@@ -311,13 +293,6 @@ class AnthropicDecoder implements StreamDecoder {
         ...(requestId !== undefined && { requestId }),
         raw: event.error,
       },
-      this.rawStopReason,
-    );
-  }
-
-  private malformed(what: string, data: string): void {
-    this.writer.fail(
-      { kind: "stream", message: `malformed Anthropic stream event: ${what}: ${excerpt(data)}`, raw: data },
       this.rawStopReason,
     );
   }

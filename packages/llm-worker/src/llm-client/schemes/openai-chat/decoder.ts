@@ -1,8 +1,7 @@
 import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason } from "../../event.js";
-import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt } from "../wire-json.js";
+import { JsonFrameDecoder } from "../json-frame-decoder.js";
 import { ToolCallStreams } from "./tool-calls.js";
 import { normalizeOpenaiChatUsage } from "./usage.js";
 import type { OpenaiChatChoice, OpenaiChatChunk, OpenaiChatDelta, OpenaiChatUsage } from "./wire.js";
@@ -23,8 +22,8 @@ export function createOpenaiChatDecoder(emit: (event: Event) => void): StreamDec
   return new OpenaiChatDecoder(emit);
 }
 
-class OpenaiChatDecoder implements StreamDecoder {
-  private readonly writer: EventWriter;
+class OpenaiChatDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "OpenAI Chat chunk";
   private readonly toolCalls: ToolCallStreams;
   /** The last non-null `finish_reason` of choice 0. */
   private finishReason: string | null = null;
@@ -34,33 +33,22 @@ class OpenaiChatDecoder implements StreamDecoder {
   private sawChunk = false;
 
   constructor(emit: (event: Event) => void) {
-    this.writer = new EventWriter(emit);
+    super(emit);
     this.toolCalls = new ToolCallStreams(this.writer);
   }
 
-  get done(): boolean {
-    return this.writer.isFinished;
+  protected override onDoneMarker(): void {
+    this.complete();
   }
 
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
+  // Groq sends `event: error` with a plain-text payload.
+  protected override onInvalidJson(frame: Frame): void {
+    if (frame.event === "error") this.providerError(frame.data);
+    else super.onInvalidJson(frame);
+  }
+
+  protected read(chunk: Record<string, unknown>, frame: Frame): void {
     const data = frame.data;
-    if (data === "[DONE]") {
-      this.complete();
-      return;
-    }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      if (frame.event === "error") this.providerError(data);
-      else this.malformed("a chunk is not valid JSON", data);
-      return;
-    }
-    if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) {
-      this.malformed("a chunk is not a JSON object", data);
-      return;
-    }
     const c = chunk as OpenaiChatChunk;
     if (c.error !== undefined && c.error !== null) {
       if (this.finishReason !== null && isUsage(c.usage)) this.errorBesideFinalUsage(c.error, c.usage);
@@ -110,7 +98,7 @@ class OpenaiChatDecoder implements StreamDecoder {
       this.complete();
       return;
     }
-    this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+    this.truncated();
   }
 
   fail(error: ErrorInfo): void {
@@ -220,10 +208,6 @@ class OpenaiChatDecoder implements StreamDecoder {
   /** An error object (or text) the provider sent inside the stream. */
   private providerError(raw: unknown): void {
     this.writer.fail(errorInfoOf(raw), this.finishReason);
-  }
-
-  private malformed(problem: string, data: string): void {
-    this.writer.fail({ kind: "stream", message: `${problem}: ${excerpt(data)}`, raw: data });
   }
 }
 

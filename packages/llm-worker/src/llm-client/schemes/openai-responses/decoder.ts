@@ -1,7 +1,6 @@
 import type { ErrorInfo, Event, StopReason } from "../../event.js";
-import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt } from "../wire-json.js";
+import { JsonFrameDecoder } from "../json-frame-decoder.js";
 import { OutputItemBlocks } from "./output-items.js";
 import { errorFromEvent, errorFromFailedResponse } from "./provider-error.js";
 import { normalizeUsage } from "./usage.js";
@@ -22,7 +21,6 @@ import type {
 import {
   contentIndexOf,
   itemOf,
-  MalformedFrame,
   outputIndexOf,
   responseOf,
   stringField,
@@ -39,54 +37,25 @@ export function createOpenaiResponsesDecoder(emit: (event: Event) => void): Stre
  * The stream ends at `response.completed`, `response.incomplete` or `response.failed`; a body that
  * ends before one of them is a truncation, unless an `error` event already said why.
  */
-class OpenaiResponsesDecoder implements StreamDecoder {
-  private readonly writer: EventWriter;
+class OpenaiResponsesDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "openai-responses event";
   private readonly items: OutputItemBlocks;
   /** An `error` event came; the stream fails with it if no terminal event follows. */
   private reportedError: ErrorInfo | undefined;
 
   constructor(emit: (event: Event) => void) {
-    this.writer = new EventWriter(emit);
+    super(emit);
     this.items = new OutputItemBlocks(this.writer);
   }
 
-  get done(): boolean {
-    return this.writer.isFinished;
-  }
-
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
-    const data = frame.data;
-    // vercel/ai-style replays append the Chat Completions end marker: the body is over.
-    if (data === "[DONE]") {
-      this.end();
-      return;
-    }
-    if (data === "") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      this.malformed("invalid JSON", data);
-      return;
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      this.malformed("not a JSON object", data);
-      return;
-    }
-    const event = parsed as WireStreamEvent;
+  protected read(json: Record<string, unknown>, frame: Frame): void {
+    const event = json as unknown as WireStreamEvent;
     const type = typeof event.type === "string" ? event.type : frame.event;
     if (type === undefined) {
-      this.malformed("no event type", data);
+      this.malformed("no event type", frame.data);
       return;
     }
-    try {
-      this.handle(type, event);
-    } catch (err) {
-      // A frame of the wrong shape surfaces here (MalformedFrame, or a TypeError from a field of the
-      // wrong type); either way the stream ends as a failure, never as a throw.
-      this.malformed(err instanceof MalformedFrame ? err.message : `unexpected shape: ${String(err)}`, data);
-    }
+    this.handle(type, event);
   }
 
   end(): void {
@@ -95,7 +64,7 @@ class OpenaiResponsesDecoder implements StreamDecoder {
       this.writer.fail(this.reportedError, null, true);
       return;
     }
-    this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+    this.truncated();
   }
 
   fail(error: ErrorInfo): void {
@@ -227,13 +196,5 @@ class OpenaiResponsesDecoder implements StreamDecoder {
     this.items.forget();
     this.writer.error(info);
     this.reportedError ??= info;
-  }
-
-  private malformed(what: string, data: string): void {
-    this.writer.fail({
-      kind: "stream",
-      message: `malformed openai-responses event (${what}): ${excerpt(data)}`,
-      raw: data,
-    });
   }
 }

@@ -1,3 +1,4 @@
+import { MalformedFrame } from "../json-frame-decoder.js";
 import type {
   WireOutputContentPart,
   WireOutputItem,
@@ -6,11 +7,10 @@ import type {
   WireSummaryText,
 } from "./wire.js";
 
-/**
+/*
  * Checked reads of the fields the decoder relies on. The stream is untrusted input: a field of the
  * wrong type throws `MalformedFrame`, which the decoder turns into a stream failure.
  */
-export class MalformedFrame extends Error {}
 
 export function stringOr(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
