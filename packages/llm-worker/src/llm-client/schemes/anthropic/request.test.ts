@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Item } from "../../item.js";
 import { assistantMessage, systemMessage, userMessage } from "../../item.js";
 import type { Request } from "../../request.js";
-import { anthropicScheme } from "./index.js";
+import { anthropicScheme } from "../index.js";
 import { buildAnthropicBody } from "./request.js";
 
 const weather = {

@@ -5,7 +5,7 @@ import { decodeStream } from "../../decode.js";
 import { assistantMessage, type Item, systemMessage, userMessage } from "../../item.js";
 import type { Request } from "../../request.js";
 import { collectResponse } from "../../response.js";
-import { geminiScheme } from "./index.js";
+import { geminiScheme } from "../index.js";
 import { buildGeminiBody } from "./request.js";
 
 const body = (request: Partial<Request>, model = "gemini-2.5-flash") =>

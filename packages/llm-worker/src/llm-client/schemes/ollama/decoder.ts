@@ -3,8 +3,7 @@ import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason, Usage } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
 import { JsonFrameDecoder } from "../json-frame-decoder.js";
-import { excerpt } from "../wire-json.js";
-import { isRecord } from "./guards.js";
+import { excerpt, isRecord } from "../wire-json.js";
 import { OLLAMA_USAGE_FIELDS, type OllamaUsage } from "./wire.js";
 
 /** Makes an id for a tool call the wire sent without one. */

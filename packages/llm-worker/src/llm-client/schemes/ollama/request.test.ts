@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Item, systemMessage, userMessage } from "../../item.js";
 import type { Request, ToolDefinition } from "../../request.js";
-import { ollamaBaseURL, ollamaScheme } from "./index.js";
+import { ollamaBaseURL, ollamaScheme } from "../index.js";
 import { buildOllamaBody } from "./request.js";
 
 const weatherTool: ToolDefinition = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assistantMessage, type Item, systemMessage, userMessage } from "../../item.js";
 import type { Request } from "../../request.js";
-import { openaiChatScheme } from "./index.js";
+import { openaiChatScheme } from "../index.js";
 import { buildOpenaiChatBody, effortForBudget } from "./request.js";
 
 const weatherTool = {

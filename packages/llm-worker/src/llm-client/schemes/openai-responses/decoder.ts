@@ -1,9 +1,17 @@
-import type { ErrorInfo, Event, StopReason } from "../../event.js";
+import { errorKindFromCode } from "../../error-kind.js";
+import type { ErrorInfo, Event, StopReason, UsageEvent } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
 import { JsonFrameDecoder } from "../json-frame-decoder.js";
-import { OutputItemBlocks } from "./output-items.js";
-import { errorFromEvent, errorFromFailedResponse } from "./provider-error.js";
-import { normalizeUsage } from "./usage.js";
+import {
+  contentIndexOf,
+  itemOf,
+  OutputItemBlocks,
+  outputIndexOf,
+  responseOf,
+  stringField,
+  stringOr,
+  summaryIndexOf,
+} from "./output-items.js";
 import type {
   WireArgumentsDeltaEvent,
   WireArgumentsDoneEvent,
@@ -17,16 +25,8 @@ import type {
   WireSummaryPartEvent,
   WireTextDeltaEvent,
   WireTextDoneEvent,
+  WireUsage,
 } from "./wire.js";
-import {
-  contentIndexOf,
-  itemOf,
-  outputIndexOf,
-  responseOf,
-  stringField,
-  stringOr,
-  summaryIndexOf,
-} from "./wire-read.js";
 
 export function createOpenaiResponsesDecoder(emit: (event: Event) => void): StreamDecoder {
   return new OpenaiResponsesDecoder(emit);
@@ -197,4 +197,53 @@ class OpenaiResponsesDecoder extends JsonFrameDecoder {
     this.writer.error(info);
     this.reportedError ??= info;
   }
+}
+
+/** An `error` event as an error; `raw` is the whole event, as received. */
+export function errorFromEvent(event: WireErrorEvent): ErrorInfo {
+  // The API reference puts code/message at the top level; the live API nests them in `error`.
+  const nested = typeof event.error === "object" && event.error !== null ? event.error : undefined;
+  const code = nested ? (stringOr(nested.code) ?? stringOr(nested.type)) : stringOr(event.code);
+  const message = stringOr(nested ? nested.message : event.message) ?? "the provider reported an error";
+  return {
+    kind: errorKindFromCode(code, message),
+    message,
+    ...(code !== undefined && { code }),
+    raw: event,
+  };
+}
+
+/** The error of a `response.failed` that no `error` event announced; `raw` is `response.error`. */
+export function errorFromFailedResponse(response: WireResponse): ErrorInfo {
+  const error = response.error ?? undefined;
+  const code = stringOr(error?.code);
+  const message = stringOr(error?.message) ?? "the response failed";
+  return {
+    kind: code !== undefined ? errorKindFromCode(code, message) : "server",
+    message,
+    ...(code !== undefined && { code }),
+    ...(error !== undefined && { raw: error }),
+  };
+}
+
+/**
+ * The Responses usage object in the normalized meaning. `input_tokens` already counts cached
+ * tokens (unlike Anthropic, nothing is added) and `output_tokens` counts reasoning; `raw` is the
+ * provider's object, unchanged.
+ */
+export function normalizeUsage(usage: WireUsage): Omit<UsageEvent, "type"> {
+  const input = usage.input_tokens_details ?? undefined;
+  const output = usage.output_tokens_details ?? undefined;
+  return {
+    ...(typeof usage.input_tokens === "number" && { inputTokens: usage.input_tokens }),
+    ...(typeof usage.output_tokens === "number" && { outputTokens: usage.output_tokens }),
+    ...(typeof usage.total_tokens === "number" && { totalTokens: usage.total_tokens }),
+    ...(typeof input?.cached_tokens === "number" && { cacheReadInputTokens: input.cached_tokens }),
+    // Not in the API reference, but some deployments report prompt-cache writes here.
+    ...(typeof input?.cache_write_tokens === "number" && {
+      cacheCreationInputTokens: input.cache_write_tokens,
+    }),
+    ...(typeof output?.reasoning_tokens === "number" && { reasoningTokens: output.reasoning_tokens }),
+    raw: usage,
+  };
 }

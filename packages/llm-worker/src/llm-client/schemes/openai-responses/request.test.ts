@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Item } from "../../item.js";
 import type { Request } from "../../request.js";
-import { openaiResponsesScheme } from "./index.js";
+import { openaiResponsesScheme } from "../index.js";
 import { buildOpenaiResponsesBody, effortForBudget } from "./request.js";
 
 const user = (text: string): Item => ({ type: "message", role: "user", text });
