@@ -5,6 +5,7 @@ import { ContextPruner, type ContextPrunerOptions } from "./context-pruner.js";
 import type { PruneDecision } from "./prune-plan.js";
 import { TokenAccountant, type TokenAccountantOptions } from "./token-accounting.js";
 
+/** The pruner's policy, and how the token accountant estimates the requests still to come. */
 export interface PruneOptions extends ContextPrunerOptions {
   accounting?: TokenAccountantOptions;
 }

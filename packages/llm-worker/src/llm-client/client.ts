@@ -46,6 +46,7 @@ export interface LlmClient {
   complete(request: Request, options?: CallOptions): Promise<Response>;
 }
 
+/** One provider and model: the scheme, the model, where and with which key, retries and limits. */
 export interface ClientOptions {
   /** A scheme name, or a `Scheme` of your own. */
   scheme: SchemeName | Scheme;

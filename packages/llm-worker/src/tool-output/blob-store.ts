@@ -24,6 +24,7 @@ export interface BlobStore {
  */
 export type BlobStoreErrorKind = "not_found" | "corrupted" | "io";
 
+/** A blob that could not be read or written; `kind` says why, `blobId` which. */
 export class BlobStoreError extends Error {
   readonly kind: BlobStoreErrorKind;
   readonly blobId?: string;
