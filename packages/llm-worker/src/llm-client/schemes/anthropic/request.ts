@@ -99,67 +99,6 @@ export function buildAnthropicBody(request: Request, model: string): AnthropicMe
   return request.providerOptions === undefined ? body : { ...body, ...request.providerOptions };
 }
 
-function toolOf(tool: ToolDefinition): AnthropicTool {
-  return {
-    name: tool.name,
-    ...(tool.description !== "" && { description: tool.description }),
-    // The API requires an object schema; a schema without `type` is one by JSON Schema's own reading.
-    input_schema: { ...tool.inputSchema, type: "object" },
-  };
-}
-
-function toolChoiceOf(choice: ToolChoice): AnthropicToolChoice {
-  if (typeof choice === "object") return { type: "tool", name: choice.name };
-  if (choice === "required") return { type: "any" };
-  return { type: choice };
-}
-
-function thinkingBudget(reasoning: ReasoningConfig | undefined, maxOutputTokens: number | undefined) {
-  if (reasoning === undefined) return undefined;
-  let budget = reasoning.budgetTokens ?? (reasoning.effort && THINKING_BUDGET_BY_EFFORT[reasoning.effort]);
-  if (budget === undefined) return undefined;
-  budget = Math.max(MIN_THINKING_BUDGET, Math.floor(budget));
-  if (maxOutputTokens !== undefined && budget >= maxOutputTokens) budget = maxOutputTokens - 1;
-  return budget >= MIN_THINKING_BUDGET ? budget : undefined;
-}
-
-/**
- * With thinking on, the API requires the last assistant turn of a tool loop to start with its
- * thinking block. A turn from another provider has none to send, so thinking is left off instead.
- */
-function lastToolTurnLacksThinking(messages: readonly AnthropicMessageParam[]): boolean {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message?.role !== "assistant") continue;
-    if (!message.content.some((block) => block.type === "tool_use")) return false;
-    const first = message.content[0]?.type;
-    return first !== "thinking" && first !== "redacted_thinking";
-  }
-  return false;
-}
-
-function setSampling(body: AnthropicMessagesBody, request: Request, thinking: boolean): void {
-  if (request.temperature !== undefined && (!thinking || request.temperature === 1))
-    body.temperature = request.temperature;
-  if (request.topP !== undefined)
-    body.top_p = thinking ? Math.max(MIN_TOP_P_WITH_THINKING, request.topP) : request.topP;
-}
-
-function markLast(blocks: Array<{ cache_control?: AnthropicCacheControl }>): void {
-  const last = blocks[blocks.length - 1];
-  if (last) last.cache_control = { type: "ephemeral" };
-}
-
-function markLatestUserMessage(messages: AnthropicMessageParam[]): void {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message?.role === "user") {
-      markLast(message.content);
-      return;
-    }
-  }
-}
-
 const ORIGIN: SchemeName = "anthropic";
 
 /** History items as Anthropic messages, plus the system-role items that lead the conversation. */
@@ -348,4 +287,65 @@ function isIdChar(c: number): boolean {
     c === 0x5f || // _
     c === 0x2d // -
   );
+}
+
+function toolOf(tool: ToolDefinition): AnthropicTool {
+  return {
+    name: tool.name,
+    ...(tool.description !== "" && { description: tool.description }),
+    // The API requires an object schema; a schema without `type` is one by JSON Schema's own reading.
+    input_schema: { ...tool.inputSchema, type: "object" },
+  };
+}
+
+function toolChoiceOf(choice: ToolChoice): AnthropicToolChoice {
+  if (typeof choice === "object") return { type: "tool", name: choice.name };
+  if (choice === "required") return { type: "any" };
+  return { type: choice };
+}
+
+function thinkingBudget(reasoning: ReasoningConfig | undefined, maxOutputTokens: number | undefined) {
+  if (reasoning === undefined) return undefined;
+  let budget = reasoning.budgetTokens ?? (reasoning.effort && THINKING_BUDGET_BY_EFFORT[reasoning.effort]);
+  if (budget === undefined) return undefined;
+  budget = Math.max(MIN_THINKING_BUDGET, Math.floor(budget));
+  if (maxOutputTokens !== undefined && budget >= maxOutputTokens) budget = maxOutputTokens - 1;
+  return budget >= MIN_THINKING_BUDGET ? budget : undefined;
+}
+
+/**
+ * With thinking on, the API requires the last assistant turn of a tool loop to start with its
+ * thinking block. A turn from another provider has none to send, so thinking is left off instead.
+ */
+function lastToolTurnLacksThinking(messages: readonly AnthropicMessageParam[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role !== "assistant") continue;
+    if (!message.content.some((block) => block.type === "tool_use")) return false;
+    const first = message.content[0]?.type;
+    return first !== "thinking" && first !== "redacted_thinking";
+  }
+  return false;
+}
+
+function setSampling(body: AnthropicMessagesBody, request: Request, thinking: boolean): void {
+  if (request.temperature !== undefined && (!thinking || request.temperature === 1))
+    body.temperature = request.temperature;
+  if (request.topP !== undefined)
+    body.top_p = thinking ? Math.max(MIN_TOP_P_WITH_THINKING, request.topP) : request.topP;
+}
+
+function markLast(blocks: Array<{ cache_control?: AnthropicCacheControl }>): void {
+  const last = blocks[blocks.length - 1];
+  if (last) last.cache_control = { type: "ephemeral" };
+}
+
+function markLatestUserMessage(messages: AnthropicMessageParam[]): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role === "user") {
+      markLast(message.content);
+      return;
+    }
+  }
 }

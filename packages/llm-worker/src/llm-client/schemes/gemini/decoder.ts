@@ -48,37 +48,6 @@ export class GeminiDecoder extends JsonFrameDecoder {
   private idPrefix: string | undefined;
   private idCount = 0;
 
-  end(): void {
-    if (this.writer.isFinished) return;
-    if (this.finishReason === undefined && !this.promptBlocked) {
-      this.emitUsage();
-      this.truncated();
-      return;
-    }
-    this.closeStreamedCall();
-    this.writer.closeBlock();
-    this.emitUsage();
-    const raw = this.finishReason ?? null;
-    const name = raw === null ? undefined : finishReasonName(raw);
-    // A blocked prompt has no finish reason of its own (README: null), only the block reason.
-    let stopReason: StopReason = this.promptBlocked ? "refusal" : stopReasonOfFinish(name);
-    if (stopReason === "error") {
-      const reason = name ?? String(raw);
-      const message = `Gemini stopped with ${reason}${this.finishMessage ? `: ${this.finishMessage}` : ""}`;
-      this.writer.fail({ kind: failureKind(name), message, code: reason }, raw);
-      return;
-    }
-    // Gemini says STOP after function calls; the calls are what the caller must act on.
-    if (stopReason === "end_turn" && this.sawToolCall) stopReason = "tool_use";
-    this.writer.finish(stopReason, raw);
-  }
-
-  fail(error: ErrorInfo): void {
-    if (this.writer.isFinished) return;
-    this.emitUsage();
-    this.writer.fail(error, this.finishReason ?? null);
-  }
-
   protected read(chunk: Record<string, unknown>): void {
     const c = chunk as GeminiStreamChunk;
     if (c.error !== undefined) {
@@ -118,6 +87,37 @@ export class GeminiDecoder extends JsonFrameDecoder {
       this.finishReason = finishReason;
       if (typeof candidate.finishMessage === "string") this.finishMessage = candidate.finishMessage;
     }
+  }
+
+  end(): void {
+    if (this.writer.isFinished) return;
+    if (this.finishReason === undefined && !this.promptBlocked) {
+      this.emitUsage();
+      this.truncated();
+      return;
+    }
+    this.closeStreamedCall();
+    this.writer.closeBlock();
+    this.emitUsage();
+    const raw = this.finishReason ?? null;
+    const name = raw === null ? undefined : finishReasonName(raw);
+    // A blocked prompt has no finish reason of its own (README: null), only the block reason.
+    let stopReason: StopReason = this.promptBlocked ? "refusal" : stopReasonOfFinish(name);
+    if (stopReason === "error") {
+      const reason = name ?? String(raw);
+      const message = `Gemini stopped with ${reason}${this.finishMessage ? `: ${this.finishMessage}` : ""}`;
+      this.writer.fail({ kind: failureKind(name), message, code: reason }, raw);
+      return;
+    }
+    // Gemini says STOP after function calls; the calls are what the caller must act on.
+    if (stopReason === "end_turn" && this.sawToolCall) stopReason = "tool_use";
+    this.writer.finish(stopReason, raw);
+  }
+
+  fail(error: ErrorInfo): void {
+    if (this.writer.isFinished) return;
+    this.emitUsage();
+    this.writer.fail(error, this.finishReason ?? null);
   }
 
   private readPart(part: unknown): void {

@@ -77,27 +77,6 @@ export function buildOpenaiChatBody(request: Request, model: string): OpenaiChat
   return { ...body, ...request.providerOptions } as OpenaiChatBody;
 }
 
-function toolChoiceOf(choice: ToolChoice): OpenaiChatToolChoice {
-  return typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
-}
-
-function reasoningEffortOf(reasoning: ReasoningConfig | undefined): OpenaiChatReasoningEffort | undefined {
-  if (reasoning === undefined) return undefined;
-  if (reasoning.effort !== undefined) return reasoning.effort;
-  if (reasoning.budgetTokens !== undefined) return effortForBudget(reasoning.budgetTokens);
-  return undefined;
-}
-
-/**
- * The effort closest to a thinking budget. The bounds follow the budgets Anthropic and Gemini
- * suggest for light, ordinary and deep thinking; there is no exact correspondence.
- */
-export function effortForBudget(budgetTokens: number): OpenaiChatReasoningEffort {
-  if (budgetTokens < 4096) return "low";
-  if (budgetTokens < 16384) return "medium";
-  return "high";
-}
-
 /**
  * History items → Chat Completions messages.
  *
@@ -230,4 +209,25 @@ function userMessage(text: string, images: readonly ImagePart[]): OpenaiChatUser
       ...images.map((image) => ({ type: "image_url" as const, image_url: { url: imageUrl(image) } })),
     ],
   };
+}
+
+function toolChoiceOf(choice: ToolChoice): OpenaiChatToolChoice {
+  return typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
+}
+
+function reasoningEffortOf(reasoning: ReasoningConfig | undefined): OpenaiChatReasoningEffort | undefined {
+  if (reasoning === undefined) return undefined;
+  if (reasoning.effort !== undefined) return reasoning.effort;
+  if (reasoning.budgetTokens !== undefined) return effortForBudget(reasoning.budgetTokens);
+  return undefined;
+}
+
+/**
+ * The effort closest to a thinking budget. The bounds follow the budgets Anthropic and Gemini
+ * suggest for light, ordinary and deep thinking; there is no exact correspondence.
+ */
+export function effortForBudget(budgetTokens: number): OpenaiChatReasoningEffort {
+  if (budgetTokens < 4096) return "low";
+  if (budgetTokens < 16384) return "medium";
+  return "high";
 }
