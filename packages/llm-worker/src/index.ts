@@ -88,6 +88,8 @@ export { TokenAccountant } from "./context/token-accounting.js";
 
 /** How to start or reach an MCP server. */
 export type { McpServerConfig } from "./mcp/mcp-config.js";
+/** A server that could not be started or reached: `kind`, the server's name and its stderr. */
+export { McpConnectError } from "./mcp/mcp-connect-error.js";
 /** Connects an MCP server (stdio or HTTP) and gives its tools as `Tool`s. */
 export { connectMcp, McpConnection } from "./mcp/mcp-connection.js";
 
