@@ -1,4 +1,4 @@
-import type { WorkerEventOf } from "@yoake/llm-worker";
+import type { WorkerEventOf } from "@yoake/llm-worker/internal";
 
 /**
  * One line for a switch of models, for progress lines and the terminal UI:

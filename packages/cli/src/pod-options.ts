@@ -1,5 +1,5 @@
 import { type Stats, statSync } from "node:fs";
-import { errorMessage } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker/internal";
 import type { PodOptions } from "@yoake/pod";
 import { CliError } from "./cli-error.js";
 import { manifestOverrides, type OverrideOptions } from "./manifest-overrides.js";

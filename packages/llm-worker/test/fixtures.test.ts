@@ -6,7 +6,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { collectResponse, decodeStream, type Item, type Response, type SchemeName } from "../src/index.js";
+import type { Item, Response, SchemeName } from "../src/index.js";
+import { decodeStream } from "../src/llm-client/decode.js";
+import { collectResponse } from "../src/llm-client/response.js";
 
 const root =
   process.env.YOAKE_FIXTURES ?? resolve(import.meta.dirname, "../../../../shared/fixtures/providers");

@@ -1,11 +1,11 @@
 import {
   createClient,
   createFallbackClient,
-  getScheme,
   type LlmClient,
   LlmError,
   type SchemeName,
 } from "@yoake/llm-worker";
+import { getScheme } from "@yoake/llm-worker/internal";
 import type { ResolvedModel } from "./manifest/resolve.js";
 
 /**

@@ -5,11 +5,11 @@ import {
   type MessageItem,
   type RunOptions,
   systemMessage,
-  type Unsubscribe,
   userMessage,
   type Worker,
   type WorkerResult,
 } from "@yoake/llm-worker";
+import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type { PermissionDecision, PermissionRequest } from "./approval/permission.js";
 import type { CompactionResult } from "./compaction/compaction-result.js";
 import { flattenSegments, parseSegments, type Segment } from "./file-ref/segments.js";

@@ -4,14 +4,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  type Hook,
-  type Interceptor,
-  type InterceptorPromptAction,
-  type Item,
-  type PromptAction,
-  Worker,
-} from "@yoake/llm-worker";
+import { type Hook, type Interceptor, type Item, Worker } from "@yoake/llm-worker";
+import type { InterceptorPromptAction, PromptAction } from "@yoake/llm-worker/internal";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { PodEvent } from "../src/pod/events.js";
 import { answer, toolCall, usePodTestbed } from "./support/pod-test-kit.js";

@@ -5,7 +5,8 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { getScheme, type Item, type Tool, tool, userMessage } from "@yoake/llm-worker";
+import { type Item, type Tool, tool, userMessage } from "@yoake/llm-worker";
+import { getScheme } from "@yoake/llm-worker/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Pod } from "../src/pod.js";

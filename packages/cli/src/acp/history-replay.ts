@@ -1,5 +1,6 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { type Item, parseToolArguments, type ToolResultItem } from "@yoake/llm-worker";
+import type { Item, ToolResultItem } from "@yoake/llm-worker";
+import { parseToolArguments } from "@yoake/llm-worker/internal";
 import { toolCallView } from "./tool-call-view.js";
 import { NOT_RUN_TEXT, textContent } from "./turn-reporter.js";
 

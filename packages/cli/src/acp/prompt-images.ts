@@ -1,5 +1,6 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { ImageMediaType, ImagePart } from "@yoake/llm-worker";
+import type { ImagePart } from "@yoake/llm-worker";
+import type { ImageMediaType } from "@yoake/llm-worker/internal";
 import { IMAGE_LIMIT_BYTES, imageTooLarge } from "@yoake/pod";
 
 const MEDIA_TYPES: ReadonlySet<string> = new Set<ImageMediaType>([

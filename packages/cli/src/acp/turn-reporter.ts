@@ -1,5 +1,6 @@
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
-import type { Item, ToolCall, ToolResultItem, Unsubscribe, Usage } from "@yoake/llm-worker";
+import type { Item, ToolCall, ToolResultItem, Usage } from "@yoake/llm-worker";
+import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type { Alert, Pod } from "@yoake/pod";
 import { toolCallView, toolKind } from "./tool-call-view.js";
 

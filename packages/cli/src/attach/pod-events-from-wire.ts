@@ -1,4 +1,5 @@
-import type { ErrorInfo, Item, Response, ToolCall, ToolResultItem } from "@yoake/llm-worker";
+import type { Item, Response, ToolCall, ToolResultItem } from "@yoake/llm-worker";
+import type { ErrorInfo } from "@yoake/llm-worker/internal";
 import type { PodEvent, PodRunResult } from "@yoake/pod";
 import type { WireError, WireEvent, WireRunResult } from "@yoake/pod/protocol";
 

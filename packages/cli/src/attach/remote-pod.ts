@@ -1,4 +1,5 @@
-import type { ImagePart, Item, Unsubscribe } from "@yoake/llm-worker";
+import type { ImagePart, Item } from "@yoake/llm-worker";
+import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type {
   PermissionDecision,
   PermissionRequest,

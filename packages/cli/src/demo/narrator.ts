@@ -1,4 +1,4 @@
-import type { Unsubscribe } from "@yoake/llm-worker";
+import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type { Pod, PodEvent } from "@yoake/pod";
 import type { OutputStream } from "../io.js";
 import { toolCallLabel } from "../tool-call-label.js";

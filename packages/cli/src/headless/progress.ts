@@ -1,4 +1,4 @@
-import type { Unsubscribe } from "@yoake/llm-worker";
+import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import { formatPlan, type Pod } from "@yoake/pod";
 import { fallbackLabel } from "../fallback-label.js";
 import type { OutputStream } from "../io.js";

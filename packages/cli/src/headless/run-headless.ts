@@ -1,4 +1,5 @@
-import type { Item, OutputSchema, Unsubscribe } from "@yoake/llm-worker";
+import type { Item, OutputSchema } from "@yoake/llm-worker";
+import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type {
   PermissionDecision,
   PodEvent,

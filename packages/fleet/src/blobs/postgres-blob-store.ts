@@ -1,12 +1,5 @@
-import {
-  type BlobId,
-  type BlobStore,
-  BlobStoreError,
-  blobNotFoundError,
-  type Content,
-  isBlobId,
-  newBlobId,
-} from "@yoake/llm-worker";
+import { type BlobStore, BlobStoreError, type Content } from "@yoake/llm-worker";
+import { type BlobId, blobNotFoundError, isBlobId, newBlobId } from "@yoake/llm-worker/internal";
 import type { FleetDatabase } from "../database/fleet-database.js";
 import { isTransient } from "../sessions/transient.js";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isBlobId } from "@yoake/llm-worker";
+import { isBlobId } from "@yoake/llm-worker/internal";
 import {
   type LogEntry,
   linkContinuation,

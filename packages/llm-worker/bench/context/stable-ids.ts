@@ -1,4 +1,5 @@
-import { type BlobId, type BlobStore, BlobStoreError, type Content } from "../../src/index.js";
+import { type BlobStore, BlobStoreError, type Content } from "../../src/index.js";
+import type { BlobId } from "../../src/internal.js";
 
 /**
  * A BlobStore that shows numbered ids (still UUID-shaped) in front of a real store. Random UUID v7

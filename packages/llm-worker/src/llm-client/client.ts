@@ -7,8 +7,7 @@ import type { Request } from "./request.js";
 import { collectResponse, type Response } from "./response.js";
 import { streamResponse } from "./response-stream.js";
 import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
-import { getScheme } from "./schemes/index.js";
-import { ollamaBaseURL } from "./schemes/ollama/index.js";
+import { getScheme, ollamaBaseURL } from "./schemes/index.js";
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_RETRY_POLICY,
@@ -47,6 +46,7 @@ export interface LlmClient {
   complete(request: Request, options?: CallOptions): Promise<Response>;
 }
 
+/** One provider and model: the scheme, the model, where and with which key, retries and limits. */
 export interface ClientOptions {
   /** A scheme name, or a `Scheme` of your own. */
   scheme: SchemeName | Scheme;

@@ -41,6 +41,7 @@ export interface FallbackNotice {
   error?: ErrorInfo;
 }
 
+/** The chain of clients, first preferred, and when to leave a model and come back to it. */
 export interface FallbackClientOptions {
   /** The chain, first choice first. */
   clients: readonly LlmClient[];

@@ -15,10 +15,12 @@ export type Item =
   | ToolResultItem
   | ServerToolItem;
 
+/** The five wire formats: the provider a client speaks to, and the origin of what it produced. */
 export type SchemeName = "anthropic" | "openai-chat" | "openai-responses" | "gemini" | "ollama";
 
 export type Role = "user" | "assistant" | "system";
 
+/** Text (and for a user, images) from the user, the assistant, or the system in mid-conversation. */
 export interface MessageItem {
   type: "message";
   role: Role;
@@ -67,6 +69,7 @@ export interface RedactedReasoningItem {
   origin?: SchemeName;
 }
 
+/** A call the model made to one of the request's tools; a `tool_result` with its `callId` answers it. */
 export interface ToolCallItem {
   type: "tool_call";
   callId: string;
@@ -122,6 +125,7 @@ export const userMessage = (text: string, images?: readonly ImagePart[]): Messag
   images !== undefined && images.length > 0
     ? { type: "message", role: "user", text, images: [...images] }
     : { type: "message", role: "user", text };
+/** A system instruction in mid-conversation (each scheme delivers it its own way). */
 export const systemMessage = (text: string): MessageItem => ({ type: "message", role: "system", text });
 export const assistantMessage = (text: string): MessageItem => ({ type: "message", role: "assistant", text });
 

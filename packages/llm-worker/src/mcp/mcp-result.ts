@@ -1,10 +1,10 @@
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/client";
 import type { ImageMediaType, ImagePart } from "../llm-client/item.js";
+import type { ToolResultValue } from "../tool/tool.js";
+import { base64Bytes, formatBytes, imageOutput } from "../tool/tool-images.js";
+import { inline, type JsonValue, stored } from "../tool/tool-output.js";
 import { INLINE_LIMIT_BYTES } from "../tool-output/limits.js";
-import { inline, type JsonValue, stored } from "../tool-output/tool-output.js";
 import { utf8Length } from "../tool-output/utf8.js";
-import type { ToolResultValue } from "../worker/tool.js";
-import { base64Bytes, formatBytes, imageOutput } from "../worker/tool-images.js";
 
 /**
  * What an MCP tool result becomes for the Worker:

@@ -5,7 +5,7 @@ import type {
   ToolAnnotations,
 } from "@modelcontextprotocol/client";
 import type { JsonSchema } from "../llm-client/request.js";
-import type { Tool, ToolContext, ToolResultValue } from "../worker/tool.js";
+import type { Tool, ToolContext, ToolResultValue } from "../tool/tool.js";
 import { argumentsCheck, type McpArguments } from "./mcp-arguments.js";
 import { toolResultOf } from "./mcp-result.js";
 import { mcpToolNames } from "./mcp-tool-name.js";

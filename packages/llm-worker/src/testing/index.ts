@@ -2,6 +2,8 @@
  * `@yoake/llm-worker/testing`: test utilities for this package and the layers above it — the mock
  * provider server, scripted responses, and each provider's encoder of a scripted response.
  */
+/** A recorded response body decoded into events with no network, as a client would stream them. */
+export { decodeStream } from "../llm-client/decode.js";
 export { encodeAnthropic } from "./encoders/anthropic.js";
 export { encodeGemini } from "./encoders/gemini.js";
 export { encodeOllama } from "./encoders/ollama.js";

@@ -1,4 +1,4 @@
-import type { Content } from "./tool-output.js";
+import type { Content } from "../tool/tool-output.js";
 import { isUuid, uuidV7 } from "./uuid-v7.js";
 
 /** A blob's id: a UUID v7 (time-ordered) as lowercase text, the `<id>` of `[blob:<id>]`. */
@@ -24,6 +24,7 @@ export interface BlobStore {
  */
 export type BlobStoreErrorKind = "not_found" | "corrupted" | "io";
 
+/** A blob that could not be read or written; `kind` says why, `blobId` which. */
 export class BlobStoreError extends Error {
   readonly kind: BlobStoreErrorKind;
   readonly blobId?: string;

@@ -1,5 +1,5 @@
+import type { Content, JsonValue } from "../tool/tool-output.js";
 import { isJsonObject } from "./json-describe.js";
-import type { Content, JsonValue } from "./tool-output.js";
 
 /**
  * The three shapes the seed summarises and `inspect` reads. Structured content that is neither an

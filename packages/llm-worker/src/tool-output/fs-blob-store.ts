@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import type { Content, JsonValue } from "../tool/tool-output.js";
 import { type BlobId, type BlobStore, BlobStoreError, isBlobId, newBlobId, notFound } from "./blob-store.js";
-import type { Content, JsonValue } from "./tool-output.js";
 
 const TEXT_EXTENSION = ".txt";
 const JSON_EXTENSION = ".json";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { inline, stored } from "../tool/tool-output.js";
 import type { BlobStore } from "./blob-store.js";
 import { inlineSummary, toHistoryResult } from "./history-result.js";
 import { MemoryBlobStore } from "./memory-blob-store.js";
-import { inline, stored } from "./tool-output.js";
 
 const bytesOf = (text: string) => Buffer.byteLength(text, "utf8");
 const log = (count: number) =>

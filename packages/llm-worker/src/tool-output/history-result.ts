@@ -1,10 +1,10 @@
+import type { ToolOutput } from "../tool/tool-output.js";
 import { type BlobId, type BlobStore, BlobStoreError } from "./blob-store.js";
 import { contentText } from "./content-view.js";
 import { SUMMARY_LIMIT_BYTES } from "./limits.js";
 import { countLines } from "./lines.js";
 import { type PromotionOptions, promote } from "./promotion.js";
 import { firstLineOf, type SummaryHints, summarize, withBlobPointer } from "./summary.js";
-import type { ToolOutput } from "./tool-output.js";
 import { cutToBytes } from "./utf8.js";
 
 /** How much of the first line an inline result's one-line summary quotes. */

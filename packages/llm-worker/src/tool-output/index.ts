@@ -1,3 +1,5 @@
+export type { Content, JsonValue, ToolOutput } from "../tool/tool-output.js";
+export { inline, stored } from "../tool/tool-output.js";
 export type { BlobId, BlobStore, BlobStoreErrorKind } from "./blob-store.js";
 export { BlobStoreError, isBlobId, newBlobId, notFound as blobNotFoundError } from "./blob-store.js";
 export type { OutputLimits } from "./bounded-output.js";
@@ -14,6 +16,4 @@ export type { Recall, RecallOptions } from "./recall.js";
 export type { Selector } from "./selector.js";
 export { parseSelector, SelectorError } from "./selector.js";
 export { summarize } from "./summary.js";
-export type { Content, JsonValue, ToolOutput } from "./tool-output.js";
-export { inline, stored } from "./tool-output.js";
 export { uuidV7 } from "./uuid-v7.js";

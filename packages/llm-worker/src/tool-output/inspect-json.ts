@@ -1,7 +1,7 @@
+import type { JsonValue } from "../tool/tool-output.js";
 import { BoundedOutput, type OutputLimits } from "./bounded-output.js";
 import { describeJson, describeJsonWithArticle, isJsonObject, jsonTypeOf } from "./json-describe.js";
 import { resolvePath } from "./json-path.js";
-import type { JsonValue } from "./tool-output.js";
 import { CUT_MARKER, CUT_MARKER_BYTES, cutToBytes, utf8Length, utf8PrefixEnd } from "./utf8.js";
 
 /** Entries the overview of an array blob shows. */

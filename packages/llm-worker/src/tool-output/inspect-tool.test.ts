@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type ToolContext, tool } from "../worker/tool.js";
+import { type ToolContext, tool } from "../tool/tool.js";
+import type { Content, ToolOutput } from "../tool/tool-output.js";
 import { toHistoryResult } from "./history-result.js";
 import { createInspectTool, type InspectArguments } from "./inspect-tool.js";
 import { MemoryBlobStore } from "./memory-blob-store.js";
-import type { Content, ToolOutput } from "./tool-output.js";
 
 const context: ToolContext = { signal: new AbortController().signal, callId: "call_1", toolName: "inspect" };
 const bytesOf = (text: string) => Buffer.byteLength(text, "utf8");

@@ -1,12 +1,12 @@
 import type { JsonSchema } from "../llm-client/request.js";
-import type { Tool } from "../worker/tool.js";
+import type { Tool } from "../tool/tool.js";
+import { inline, type ToolOutput } from "../tool/tool-output.js";
 import { type BlobStore, BlobStoreError } from "./blob-store.js";
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits } from "./bounded-output.js";
 import { type ContentView, viewOf } from "./content-view.js";
 import { arrayOverview, arraySlice, keyValue, objectOverview } from "./inspect-json.js";
 import { textBytes, textLines, textOverview } from "./inspect-text.js";
 import { parseSelector, type Selector } from "./selector.js";
-import { inline, type ToolOutput } from "./tool-output.js";
 
 /** The arguments of `inspect`, as the model sends them. */
 export interface InspectArguments {

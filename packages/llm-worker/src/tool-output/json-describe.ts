@@ -1,4 +1,4 @@
-import type { JsonValue } from "./tool-output.js";
+import type { JsonValue } from "../tool/tool-output.js";
 import { utf8Length } from "./utf8.js";
 
 /** The JSON type of a value, in the names a summary shows. */

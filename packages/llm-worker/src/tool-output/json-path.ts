@@ -1,5 +1,5 @@
+import type { JsonValue } from "../tool/tool-output.js";
 import { describeJsonWithArticle, isJsonObject } from "./json-describe.js";
-import type { JsonValue } from "./tool-output.js";
 
 const INDEX = /^\d+$/;
 /** Keys listed in a "not found" message, so the model can pick one without another call. */

@@ -1,5 +1,5 @@
+import type { JsonValue } from "../tool/tool-output.js";
 import { isJsonObject, type JsonTypeName, jsonTypeOf } from "./json-describe.js";
-import type { JsonValue } from "./tool-output.js";
 import { cutToBytes } from "./utf8.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { JsonValue } from "../tool/tool-output.js";
 import { summarizeJsonArray, summarizeJsonObject } from "./json-summary.js";
-import type { JsonValue } from "./tool-output.js";
 
 const ID = "01890a5d-ac96-774b-bcce-b302099a8057";
 const bytesOf = (text: string) => Buffer.byteLength(text, "utf8");

@@ -1,8 +1,8 @@
+import type { JsonValue } from "../tool/tool-output.js";
 import { blockBytes, fitLines, takeLines } from "./fit-lines.js";
 import { describeJson, isJsonObject, jsonTypeOf } from "./json-describe.js";
 import { keyRange } from "./json-ranges.js";
 import { RULE, SUMMARY_HEAD_ENTRIES, SUMMARY_LIMIT_BYTES } from "./limits.js";
-import type { JsonValue } from "./tool-output.js";
 import { utf8Prefix } from "./utf8.js";
 
 const moreKeys = (dropped: number): string => `… (+${dropped} more ${dropped === 1 ? "key" : "keys"})`;

@@ -1,5 +1,5 @@
+import type { Content } from "../tool/tool-output.js";
 import { type BlobId, type BlobStore, isBlobId, newBlobId, notFound } from "./blob-store.js";
-import type { Content } from "./tool-output.js";
 
 /**
  * A `BlobStore` in memory, for tests and for embedders who keep nothing on disk. It holds its own

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { inline, stored } from "../tool/tool-output.js";
 import { parseJsonContainer, promote } from "./promotion.js";
-import { inline, stored } from "./tool-output.js";
 
 describe("promote", () => {
   it("keeps a string of up to 800 UTF-8 bytes inline and stores a longer one", () => {

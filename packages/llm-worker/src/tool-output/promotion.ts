@@ -1,6 +1,6 @@
 import { estimateTextTokens } from "../context/tokens.js";
+import type { Content, JsonValue, ToolOutput } from "../tool/tool-output.js";
 import { INLINE_LIMIT_BYTES } from "./limits.js";
-import type { Content, JsonValue, ToolOutput } from "./tool-output.js";
 import { utf8Length } from "./utf8.js";
 
 export interface PromotionOptions {

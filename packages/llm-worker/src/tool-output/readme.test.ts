@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { ToolContext } from "../worker/tool.js";
+import type { ToolContext } from "../tool/tool.js";
+import type { Content, JsonValue, ToolOutput } from "../tool/tool-output.js";
 import type { BlobStore } from "./blob-store.js";
 import { inlineSummary } from "./history-result.js";
 import { createInspectTool } from "./inspect-tool.js";
 import { summarize } from "./summary.js";
-import type { Content, JsonValue, ToolOutput } from "./tool-output.js";
 
 /**
  * The examples in the package README ("Large tool outputs") are this code's real output: each is

@@ -1,7 +1,7 @@
+import type { JsonValue } from "../tool/tool-output.js";
 import type { BlobId, BlobStore } from "./blob-store.js";
 import { type ContentView, viewOf } from "./content-view.js";
 import { containsName, nameIndex } from "./recall-terms.js";
-import type { JsonValue } from "./tool-output.js";
 import { cutToBytes, utf8Length } from "./utf8.js";
 
 /**

@@ -1,9 +1,9 @@
+import type { Content } from "../tool/tool-output.js";
 import { viewOf } from "./content-view.js";
 import { summarizeJsonArray, summarizeJsonObject } from "./json-summary.js";
 import { SUMMARY_LIMIT_BYTES } from "./limits.js";
 import { summarizeTextForQuery } from "./query-summary.js";
 import { summarizeText } from "./text-summary.js";
-import type { Content } from "./tool-output.js";
 import { cutToBytes } from "./utf8.js";
 
 /** How a summary may go beyond the seed's formats to carry what the model asks for. */

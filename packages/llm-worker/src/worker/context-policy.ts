@@ -1,5 +1,5 @@
+import type { PruneOptions } from "../context/prune-interceptor.js";
 import type { HistoryResultOptions } from "../tool-output/history-result.js";
-import type { PruneOptions } from "./prune-interceptor.js";
 
 /**
  * The context policy for a Worker with a BlobStore, as the Pod runs it. Seed 003's defaults

@@ -16,10 +16,13 @@ export interface Interceptor {
   /** The user's input, before it enters history: edit `input.items` in place, cancel, or add items after it. */
   onPromptSubmit?(input: { items: Item[] }): Awaitable<PromptAction | InterceptorPromptAction | undefined>;
   /**
-   * The request about to be sent: `request` is this request's own copy, so replacing
-   * `request.items` (a projection such as prune) never changes the stored history.
+   * The request about to be sent. To send other items than the history's (a projection such as
+   * prune), return `{ action: "project", items }`: the stored history never changes, and the
+   * interceptors after this one see the projected request.
    */
-  onPreRequest?(context: PreRequestContext): Awaitable<PreRequestAction | undefined>;
+  onPreRequest?(
+    context: PreRequestContext,
+  ): Awaitable<PreRequestAction | InterceptorPreRequestAction | undefined>;
   /** A tool call about to run: `call.arguments` may be replaced (it is validated afterwards). */
   beforeToolCall?(call: ToolCall): Awaitable<BeforeToolAction | undefined>;
   /** A result about to enter history: edit `result` in place, or hide it from the model. */
@@ -36,7 +39,7 @@ export interface Interceptor {
 }
 
 export interface PreRequestContext {
-  /** This request's own copy: replace `request.items` to project the context. */
+  /** This request's own copy; project its items by returning a `project` action. */
   request: Request;
   turn: number;
   /** Usage of this run so far. */
@@ -90,6 +93,8 @@ export type PreRequestAction =
   | { action: "continue" }
   | { action: "cancel"; reason?: string }
   | { action: "yield"; reason?: string };
+/** Interceptors only: this request sends `items` in place of the history's; the history is kept. */
+export type InterceptorPreRequestAction = { action: "project"; items: readonly Item[] };
 /**
  * `skip` answers the call without running it (the model reads `reason`); `abort` ends the run
  * (cancelled), every call answered; `pause` ends the run paused, and `resume()` goes on past this

@@ -1,12 +1,12 @@
+export { type PruneInterceptor, type PruneOptions, pruneInterceptor } from "../context/prune-interceptor.js";
+export * from "../tool/tool.js";
+export { describeImages, type ImageToolOutput, imageOutput } from "../tool/tool-images.js";
 export { BLOB_STORE_PRUNE_OPTIONS, BLOB_STORE_TOOL_OUTPUT } from "./context-policy.js";
 export type * from "./events.js";
 export { HookError } from "./hook-runner.js";
 export type * from "./hooks.js";
 export { listenerIterator } from "./listener-iterator.js";
-export { type PruneInterceptor, type PruneOptions, pruneInterceptor } from "./prune-interceptor.js";
 export { addUsage, type WorkerError, type WorkerResult } from "./result.js";
-export * from "./tool.js";
-export { describeImages, type ImageToolOutput, imageOutput } from "./tool-images.js";
 export {
   type CacheLockedWorker,
   type GenerationSettings,

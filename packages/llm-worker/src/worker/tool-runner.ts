@@ -1,12 +1,12 @@
 import { errorMessage } from "../llm-client/errors.js";
 import type { ToolResultItem } from "../llm-client/item.js";
 import type { ToolCall } from "../llm-client/response.js";
+import type { Tool, ToolResultValue } from "../tool/tool.js";
+import { describeImages, type ImageToolOutput } from "../tool/tool-images.js";
+import type { ToolOutput } from "../tool/tool-output.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import { type HistoryResultOptions, toHistoryResult } from "../tool-output/history-result.js";
 import { queryOfArguments } from "../tool-output/query-summary.js";
-import type { ToolOutput } from "../tool-output/tool-output.js";
-import type { Tool, ToolResultValue } from "./tool.js";
-import { describeImages, type ImageToolOutput } from "./tool-images.js";
 
 export interface ToolRunOptions {
   /** The run's signal: aborting it stops waiting for the tool at once. */

@@ -1,5 +1,6 @@
 import type { Item, ToolCallItem, ToolResultItem } from "../llm-client/item.js";
 import { parseToolArguments, type ToolCall } from "../llm-client/response.js";
+import type { Tool } from "../tool/tool.js";
 import type { RunTrace } from "../tracing/run-trace.js";
 import type { EventHub } from "./event-hub.js";
 import { type Extensions, firstAction, type HookStep, stepsOf } from "./hook-runner.js";
@@ -9,7 +10,6 @@ import type {
   InterceptorAfterToolAction,
   ToolCallSummary,
 } from "./hooks.js";
-import type { Tool } from "./tool.js";
 import { cancelledResult, runTool, type ToolRunOptions } from "./tool-runner.js";
 
 /** The tool calls of one response, as far as they have been decided. Kept across a pause. */

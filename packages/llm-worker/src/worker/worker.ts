@@ -4,6 +4,7 @@ import { type Item, type MessageItem, userMessage } from "../llm-client/item.js"
 import type { Request } from "../llm-client/request.js";
 import type { Response } from "../llm-client/response.js";
 import type { OutputSpec } from "../structured/output-schema.js";
+import { type Tool, toolDefinition } from "../tool/tool.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import type { HistoryResultOptions } from "../tool-output/history-result.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
@@ -25,7 +26,6 @@ import type {
 import { addUsage, type WorkerResult } from "./result.js";
 import { RunOutput } from "./run-output.js";
 import { streamTurn } from "./stream-turn.js";
-import { type Tool, toolDefinition } from "./tool.js";
 import { cancelledResult } from "./tool-runner.js";
 import { decidedResult, runToolStage, type ToolStage, unansweredCalls } from "./tool-stage.js";
 import { WorkerEvents } from "./worker-events.js";
@@ -461,7 +461,12 @@ export class Worker extends WorkerEvents implements WorkerApi {
     const steps = stepsOf<PreRequestAction>(
       this.extensions,
       "onPreRequest",
-      (x) => x.onPreRequest?.({ request, turn, usage, previousUsage: this.previousUsage }),
+      async (x) => {
+        const action = await x.onPreRequest?.({ request, turn, usage, previousUsage: this.previousUsage });
+        if (action?.action !== "project") return action;
+        request.items = [...action.items];
+        return undefined;
+      },
       (x) => x.onPreRequest?.(summary()),
     );
     return firstAction("onPreRequest", steps, { ...(skipThrough !== undefined && { skipThrough }) });

@@ -2,7 +2,7 @@
 import { decodeStream } from "../../src/llm-client/decode.js";
 import type { Event } from "../../src/llm-client/event.js";
 import { collectResponse, type Response } from "../../src/llm-client/response.js";
-import { anthropicScheme } from "../../src/llm-client/schemes/anthropic/index.js";
+import { anthropicScheme } from "../../src/llm-client/schemes/index.js";
 
 /** An SSE body from event payloads, with `event:` lines as the API sends them. */
 export function sse(...events: Array<Record<string, unknown> | string>): string {

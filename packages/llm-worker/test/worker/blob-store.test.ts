@@ -5,30 +5,22 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   BLOB_STORE_TOOL_OUTPUT,
-  createClient,
   FsBlobStore,
   type Item,
-  type JsonValue,
-  type LlmClient,
-  type SchemeName,
   stored,
   type ToolResultItem,
   tool,
   Worker,
 } from "../../src/index.js";
-import { type MockProvider, type RecordedRequest, startMockProvider } from "../../src/testing/index.js";
+import type { RecordedRequest } from "../../src/testing/index.js";
+import type { JsonValue } from "../../src/tool/tool-output.js";
+import { clientFor, SCHEMES, useMockProvider } from "./tools-harness.js";
 
-const SCHEMES: readonly SchemeName[] = ["anthropic", "openai-chat", "openai-responses", "gemini", "ollama"];
-
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -37,16 +29,6 @@ async function blobDir(): Promise<string> {
   dirs.push(dir);
   // A subdirectory the store must create itself, as `<root>/blobs` is in a real session.
   return join(dir, "blobs");
-}
-
-function clientFor(scheme: SchemeName): LlmClient {
-  return createClient({
-    scheme,
-    model: scheme === "gemini" ? "gemini-2.5-flash" : "mock-model",
-    baseURL: provider.baseURLFor(scheme),
-    apiKey: "test-key",
-    retry: { maxRetries: 0 },
-  });
 }
 
 /** 100 lines, 5.3 KB: far over the 800-byte inline limit. Line n holds `marker-n`. */
@@ -97,7 +79,7 @@ function blobIdSeenIn(request: RecordedRequest): string {
   return id;
 }
 
-const wire = (n: number): string => JSON.stringify(provider.requests[n]?.body);
+const wire = (n: number): string => JSON.stringify(mock().requests[n]?.body);
 
 function results(history: readonly Item[]): ToolResultItem[] {
   return history.filter((item): item is ToolResultItem => item.type === "tool_result");
@@ -108,9 +90,9 @@ function results(history: readonly Item[]): ToolResultItem[] {
  * parallel), then answers.
  */
 function scriptInspect(first: string, selectors: readonly string[]): void {
-  provider.enqueue({ blocks: [{ type: "tool_call", name: first, arguments: {} }] });
+  mock().enqueue({ blocks: [{ type: "tool_call", name: first, arguments: {} }] });
   let step = 0;
-  provider.setHandler((request) => {
+  mock().setHandler((request) => {
     step++;
     if (step > 1) return { blocks: [{ type: "text", text: "done" }] };
     const blob_id = blobIdSeenIn(request);
@@ -129,7 +111,7 @@ describe("Worker with an FsBlobStore", () => {
     const dir = await blobDir();
     scriptInspect("read_log", ["lines:40-42"]);
     const worker = new Worker({
-      client: clientFor(scheme),
+      client: clientFor(mock(), scheme),
       tools: [readLog],
       blobStore: new FsBlobStore(dir),
     });
@@ -168,7 +150,7 @@ describe("Worker with an FsBlobStore", () => {
     const dir = await blobDir();
     scriptInspect("read_log", ["lines:1-100", "lines:50"]);
     const worker = new Worker({
-      client: clientFor("anthropic"),
+      client: clientFor(mock(), "anthropic"),
       tools: [readLog],
       blobStore: new FsBlobStore(dir),
     });
@@ -192,7 +174,7 @@ describe("Worker with an FsBlobStore", () => {
     const dir = await blobDir();
     scriptInspect("query_users", ["slice:10..12"]);
     const worker = new Worker({
-      client: clientFor("openai-chat"),
+      client: clientFor(mock(), "openai-chat"),
       tools: [queryUsers],
       blobStore: new FsBlobStore(dir),
     });
@@ -216,7 +198,7 @@ describe("Worker with an FsBlobStore", () => {
     const dir = await blobDir();
     scriptInspect("get_settings", ["key:setting_33"]);
     const worker = new Worker({
-      client: clientFor("gemini"),
+      client: clientFor(mock(), "gemini"),
       tools: [getSettings],
       blobStore: new FsBlobStore(dir),
     });
@@ -230,7 +212,7 @@ describe("Worker with an FsBlobStore", () => {
   });
 
   it("gives the model a clear error for an unknown blob id", async () => {
-    provider.enqueue(
+    mock().enqueue(
       {
         blocks: [
           {
@@ -243,7 +225,7 @@ describe("Worker with an FsBlobStore", () => {
       { blocks: [{ type: "text", text: "sorry" }] },
     );
     const worker = new Worker({
-      client: clientFor("anthropic"),
+      client: clientFor(mock(), "anthropic"),
       blobStore: new FsBlobStore(await blobDir()),
     });
     expect((await worker.run("inspect something")).status).toBe("finished");
@@ -255,7 +237,7 @@ describe("Worker with an FsBlobStore", () => {
 
 describe("Worker without a BlobStore", () => {
   it("keeps every output inline and offers no inspect tool", async () => {
-    provider.enqueue(
+    mock().enqueue(
       {
         blocks: [
           { type: "tool_call", name: "read_log", arguments: {} },
@@ -264,7 +246,7 @@ describe("Worker without a BlobStore", () => {
       },
       { blocks: [{ type: "text", text: "done" }] },
     );
-    const worker = new Worker({ client: clientFor("anthropic"), tools: [readLog, queryUsers] });
+    const worker = new Worker({ client: clientFor(mock(), "anthropic"), tools: [readLog, queryUsers] });
 
     expect((await worker.run("read everything")).status).toBe("finished");
     const [log, users] = results(worker.history);
@@ -273,7 +255,7 @@ describe("Worker without a BlobStore", () => {
     // A stored output with no store is shown whole, as compact JSON.
     expect(users?.content).toBe(JSON.stringify(records));
     expect(wire(1)).toContain("marker-50");
-    const body = provider.requests[0]?.body as { tools?: { name: string }[] } | undefined;
+    const body = mock().requests[0]?.body as { tools?: { name: string }[] } | undefined;
     expect(body?.tools?.map((t) => t.name)).toEqual(["read_log", "query_users"]);
   });
 });
@@ -299,13 +281,13 @@ describe("Worker with BLOB_STORE_TOOL_OUTPUT (the Pod's tool outputs)", () => {
   });
 
   it("keeps inline what fits in 1,536 tokens, and summarizes the rest around the call's query", async () => {
-    provider.enqueue(
+    mock().enqueue(
       { blocks: [{ type: "tool_call", name: "read_log", arguments: {} }] },
       { blocks: [{ type: "tool_call", name: "grep", arguments: { pattern: "renewLease" } }] },
       { blocks: [{ type: "text", text: "done" }] },
     );
     const worker = new Worker({
-      client: clientFor("anthropic"),
+      client: clientFor(mock(), "anthropic"),
       tools: [readShortLog, grep],
       blobStore: new FsBlobStore(await blobDir()),
       toolOutput: BLOB_STORE_TOOL_OUTPUT,

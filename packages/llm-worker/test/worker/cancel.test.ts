@@ -5,7 +5,7 @@
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { type Item, type SchemeName, tool, type Worker, type WorkerOptions } from "../../src/index.js";
 import {
@@ -14,20 +14,16 @@ import {
   type ScriptedResponse,
   startMockProvider,
 } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
-function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}, on = provider): Worker {
+function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}, on = mock()): Worker {
   return workerOn(on, scheme, options);
 }
 
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });
-const sent = (n: number): string => JSON.stringify(provider.requests[n]?.body);
+const sent = (n: number): string => JSON.stringify(mock().requests[n]?.body);
 
 /** Every tool call answered by exactly one result before the conversation goes on. */
 function expectConsistent(history: readonly Item[]): void {
@@ -63,7 +59,7 @@ function watchRequestSockets(mock: MockProvider): { open(): number; stop(): void
 
 /** A real second run on the same worker: it must be accepted and finish. */
 async function expectNextRunWorks(worker: Worker): Promise<void> {
-  provider.enqueue(answer("back again"));
+  mock().enqueue(answer("back again"));
   const next = await worker.run("are you there?");
   expect(next).toMatchObject({ status: "finished", text: "back again" });
   expectConsistent(worker.history);
@@ -73,12 +69,12 @@ describe.each(["anthropic", "openai-responses"] as const)("cancel (%s)", (scheme
   it("during the stream: the HTTP request is aborted, the open block aborted, the result cancelled", async () => {
     const scripted: ScriptedResponse = { blocks: [{ type: "text", text: "word ".repeat(200) }] };
     const half = Math.floor(encodeScripted(scheme, scripted).length / 2);
-    provider.enqueue({ fault: "stall", response: scripted, afterBytes: half });
+    mock().enqueue({ fault: "stall", response: scripted, afterBytes: half });
     const worker = workerFor(scheme);
     const controller = new AbortController();
     const kinds: string[] = [];
     worker.onTextBlock({ createScope: () => ({}), onEvent: (_scope, event) => kinds.push(event.kind) });
-    const sockets = watchRequestSockets(provider);
+    const sockets = watchRequestSockets(mock());
     let openAtAbort = 0;
     worker.on("text_delta", () => {
       openAtAbort = sockets.open();
@@ -151,7 +147,7 @@ describe.each(["anthropic", "openai-responses"] as const)("cancel (%s)", (scheme
     worker.onToolStart(() => {
       if (++started === 2) setTimeout(() => controller.abort(), 20);
     });
-    provider.enqueue({
+    mock().enqueue({
       blocks: [
         { type: "tool_call", name: "polite", arguments: {} },
         { type: "tool_call", name: "stubborn", arguments: {} },
@@ -163,7 +159,7 @@ describe.each(["anthropic", "openai-responses"] as const)("cancel (%s)", (scheme
     expect(Date.now() - t0).toBeLessThan(2_000);
     expect(result).toMatchObject({ status: "cancelled", by: "signal" });
     expect(seen).toEqual(["polite saw abort"]);
-    expect(provider.requests).toHaveLength(1);
+    expect(mock().requests).toHaveLength(1);
     const results = worker.history.filter((i) => i.type === "tool_result");
     expect(results).toHaveLength(2);
     for (const r of results)
@@ -200,7 +196,7 @@ describe.each(["anthropic", "openai-responses"] as const)("cancel (%s)", (scheme
         },
       ],
     });
-    provider.enqueue({
+    mock().enqueue({
       blocks: [1, 2, 3].map((n) => ({ type: "tool_call" as const, name: "echo", arguments: { n } })),
     });
     const result = await worker.run("count", { signal: controller.signal });
@@ -223,10 +219,10 @@ describe.each(["anthropic", "openai-responses"] as const)("cancel (%s)", (scheme
     const worker = workerFor(scheme, { tools: [weather] });
     const controller = new AbortController();
     worker.onToolEnd(() => controller.abort());
-    provider.enqueue({ blocks: [{ type: "tool_call", name: "get_weather", arguments: { city: "Kyoto" } }] });
+    mock().enqueue({ blocks: [{ type: "tool_call", name: "get_weather", arguments: { city: "Kyoto" } }] });
     const result = await worker.run("weather?", { signal: controller.signal });
     expect(result).toMatchObject({ status: "cancelled", by: "signal", turns: 1 });
-    expect(provider.requests).toHaveLength(1);
+    expect(mock().requests).toHaveLength(1);
     expect(worker.history.filter((i) => i.type === "tool_result").map((r) => r.content)).toEqual([
       "sunny in Kyoto",
     ]);
@@ -250,10 +246,10 @@ describe.each(["anthropic", "openai-responses"] as const)("cancel (%s)", (scheme
         },
       ],
     });
-    provider.enqueue(answer("42"));
+    mock().enqueue(answer("42"));
     const result = await worker.run("question", { signal: controller.signal });
     expect(result).toMatchObject({ status: "cancelled", by: "signal", turns: 1 });
-    expect(provider.requests).toHaveLength(1);
+    expect(mock().requests).toHaveLength(1);
     expectConsistent(worker.history);
   });
 
@@ -261,7 +257,7 @@ describe.each(["anthropic", "openai-responses"] as const)("cancel (%s)", (scheme
     const worker = workerFor(scheme);
     const result = await worker.run("hi", { signal: AbortSignal.abort() });
     expect(result).toMatchObject({ status: "cancelled", by: "signal", turns: 0 });
-    expect(provider.requests).toHaveLength(0);
+    expect(mock().requests).toHaveLength(0);
     await expectNextRunWorks(worker);
   });
 });

@@ -3,29 +3,24 @@
  * Timeline handlers with per-block scopes, accumulated and lifecycle events) and their unsubscribe
  * functions, `subscribe(subscriber)`, `events()` for `for await`, `stream(input)`, and one run at a time.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type SchemeName,
-  type TextBlockEvent,
-  type ToolUseBlockEvent,
   tool,
   type Worker,
   type WorkerEvent,
   type WorkerOptions,
   type WorkerSubscriber,
 } from "../../src/index.js";
-import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import type { ScriptedResponse } from "../../src/testing/index.js";
+import type { TextBlockEvent, ToolUseBlockEvent } from "../../src/timeline/event.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  return workerOn(provider, scheme, options);
+  return workerOn(mock(), scheme, options);
 }
 
 const clock = tool({
@@ -37,7 +32,7 @@ const clock = tool({
 
 /** One tool round then an answer: two text blocks (one per response) and one tool call. */
 function enqueueToolRound(): void {
-  provider.enqueue(
+  mock().enqueue(
     {
       blocks: [
         { type: "text", text: "Checking the clock." },
@@ -151,7 +146,7 @@ describe.each(["anthropic", "gemini"] as const)("event API (%s)", (scheme) => {
 
     off();
     seen.length = 0;
-    provider.enqueue(answer("bye"));
+    mock().enqueue(answer("bye"));
     await worker.run("bye");
     expect(seen).toEqual([]);
   });
@@ -187,7 +182,7 @@ describe.each(["anthropic", "gemini"] as const)("event API (%s)", (scheme) => {
     expect(types.indexOf("tool_end")).toBeLessThan(types.lastIndexOf("turn_start"));
 
     // Unsubscribed: a later run queues nothing for it, and it stays finished.
-    provider.enqueue(answer("later"));
+    mock().enqueue(answer("later"));
     await worker.run("later");
     expect(await iterator.next()).toEqual({ value: undefined, done: true });
   });
@@ -229,7 +224,7 @@ describe("one run at a time", () => {
       started = resolve;
     });
     worker.onToolStart(() => started());
-    provider.enqueue({ blocks: [{ type: "tool_call", name: "slow", arguments: {} }] }, answer("finished"));
+    mock().enqueue({ blocks: [{ type: "tool_call", name: "slow", arguments: {} }] }, answer("finished"));
 
     const first = worker.run("go");
     await toolStarted;
@@ -249,6 +244,6 @@ describe("one run at a time", () => {
       i.type === "message" && i.role === "user" ? [i.text] : [],
     );
     expect(userTexts).toEqual(["go"]);
-    expect(provider.requests).toHaveLength(2);
+    expect(mock().requests).toHaveLength(2);
   });
 });

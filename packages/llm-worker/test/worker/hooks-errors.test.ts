@@ -2,7 +2,7 @@
  * A throwing interceptor, hook, Timeline handler or worker listener fails the run cleanly, naming
  * it: a `failed` result of kind `hook`, a history every provider accepts, and a next run that works.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type Hook,
@@ -14,17 +14,13 @@ import {
   type WorkerOptions,
   type WorkerResult,
 } from "../../src/index.js";
-import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import type { ScriptedResponse } from "../../src/testing/index.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  return workerOn(provider, scheme, options);
+  return workerOn(mock(), scheme, options);
 }
 
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });
@@ -104,7 +100,7 @@ describe.each(["interceptor", "hook"] as const)("a throwing %s", (tier) => {
           ? { interceptors: [thrower as Interceptor] }
           : { hooks: [thrower as Hook] }),
       });
-      provider.setHandler((request) => {
+      mock().setHandler((request) => {
         const body = JSON.stringify(request.body);
         if (body.includes("again")) return answer("recovered");
         return body.includes("call_fast") ? answer("done") : twoCalls;
@@ -123,7 +119,7 @@ describe.each(["interceptor", "hook"] as const)("a throwing %s", (tier) => {
         afterToolCall: { requests: 1, results: 2 },
         onTurnEnd: { requests: 2, results: 2 },
       };
-      expect(provider.requests).toHaveLength(expected[stage].requests);
+      expect(mock().requests).toHaveLength(expected[stage].requests);
       expect(toolResults).toHaveLength(expected[stage].results);
       if (stage === "onPromptSubmit") expect(worker.history).toEqual([]);
       if (stage === "beforeToolCall") expect(toolResults.every((r) => r.isError)).toBe(true);
@@ -155,7 +151,7 @@ describe.each(["openai-chat", "gemini"] as const)("a throwing event handler (%s)
         if (event.kind === "text") throw new Error("kaboom");
       },
     });
-    provider.enqueue({ blocks: [{ type: "text", text: "a long answer that streams in several pieces" }] });
+    mock().enqueue({ blocks: [{ type: "text", text: "a long answer that streams in several pieces" }] });
     const result = await worker.run("hi");
     expectHookFailure(result, /fragile-renderer/, "event dispatch");
     expect(seen[0]).toBe("start");
@@ -163,7 +159,7 @@ describe.each(["openai-chat", "gemini"] as const)("a throwing event handler (%s)
     expect(seen.filter((k) => k === "text")).toHaveLength(1);
 
     off();
-    provider.enqueue(answer("fine"));
+    mock().enqueue(answer("fine"));
     expect((await worker.run("again")).status).toBe("finished");
   });
 
@@ -173,7 +169,7 @@ describe.each(["openai-chat", "gemini"] as const)("a throwing event handler (%s)
     const off = worker.onToolEnd((call) => {
       if (call.name === "fast") throw new Error("kaboom");
     });
-    provider.enqueue(twoCalls);
+    mock().enqueue(twoCalls);
     const result = await worker.run("go");
     expectHookFailure(result, "a tool_end listener", "event dispatch");
     expect(log).toEqual(["slow aborted"]);
@@ -181,7 +177,7 @@ describe.each(["openai-chat", "gemini"] as const)("a throwing event handler (%s)
     expect(worker.history.filter((i) => i.type === "tool_result")).toHaveLength(2);
 
     off();
-    provider.enqueue(answer("recovered"));
+    mock().enqueue(answer("recovered"));
     expect((await worker.run("again")).status).toBe("finished");
     expectConsistent(worker.history);
   });
@@ -193,13 +189,13 @@ describe.each(["openai-chat", "gemini"] as const)("a throwing event handler (%s)
       const off = worker.on(type, () => {
         throw new Error("kaboom");
       });
-      provider.enqueue(answer("hello there"));
+      mock().enqueue(answer("hello there"));
       const result = await worker.run("hi");
       expectHookFailure(result, `a ${type} listener`, "event dispatch");
       expect(worker.isRunning).toBe(false);
 
       off();
-      provider.enqueue(answer("fine"));
+      mock().enqueue(answer("fine"));
       expect((await worker.run("again")).status).toBe("finished");
     },
   );

@@ -2,7 +2,7 @@
  * Prompt-submit and pre-request interceptors and hooks, against the mock provider over real HTTP:
  * every action, interceptors first, read-only summaries for hooks.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Hook,
   type Interceptor,
@@ -12,21 +12,17 @@ import {
   type Worker,
   type WorkerOptions,
 } from "../../src/index.js";
-import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import type { ScriptedResponse } from "../../src/testing/index.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  return workerOn(provider, scheme, options);
+  return workerOn(mock(), scheme, options);
 }
 
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });
-const sent = (n: number): string => JSON.stringify(provider.requests[n]?.body);
+const sent = (n: number): string => JSON.stringify(mock().requests[n]?.body);
 const shape = (items: readonly Item[]): string[] =>
   items.map((i) => (i.type === "message" ? `${i.role}:${i.text}` : i.type));
 
@@ -47,7 +43,7 @@ describe.each(["anthropic", "openai-chat"] as const)("prompt submit (%s)", (sche
         return undefined;
       },
     };
-    provider.enqueue(answer("Hello."));
+    mock().enqueue(answer("Hello."));
     const worker = workerFor(scheme, { interceptors: [interceptor], hooks: [hook] });
     const result = await worker.run("hi");
     expect(result.status).toBe("finished");
@@ -71,7 +67,7 @@ describe.each(["anthropic", "openai-chat"] as const)("prompt submit (%s)", (sche
     const result = await worker.run("hi");
     expect(result).toMatchObject({ status: "cancelled", by: "gate", reason: "quiet hours", turns: 0 });
     expect(hookAsked).toBe(false);
-    expect(provider.requests).toHaveLength(0);
+    expect(mock().requests).toHaveLength(0);
     expect(worker.history).toEqual([]);
   });
 
@@ -86,10 +82,10 @@ describe.each(["anthropic", "openai-chat"] as const)("prompt submit (%s)", (sche
     });
     const result = await worker.run("my password is hunter2");
     expect(result).toMatchObject({ status: "cancelled", by: "no-secrets", reason: "cancelled" });
-    expect(provider.requests).toHaveLength(0);
+    expect(mock().requests).toHaveLength(0);
     expect(worker.history).toEqual([]);
 
-    provider.enqueue(answer("ok"));
+    mock().enqueue(answer("ok"));
     expect((await worker.run("fine")).status).toBe("finished");
     expect(shape(worker.history)).toEqual(["user:fine", "assistant:ok"]);
   });
@@ -112,7 +108,7 @@ describe.each(["anthropic", "openai-chat"] as const)("prompt submit (%s)", (sche
         },
       ],
     });
-    provider.enqueue(answer("Done."));
+    mock().enqueue(answer("Done."));
     const result = await worker.run("build it");
     expect(result.status).toBe("finished");
     expect(hookSaw).toBe("build it");
@@ -149,7 +145,7 @@ describe.each(["anthropic", "openai-chat"] as const)("prompt submit (%s)", (sche
         },
       ],
     });
-    provider.enqueue(answer("hello"));
+    mock().enqueue(answer("hello"));
     await worker.run("bonjour");
     expect(hookSaw).toBe("translate: bonjour\n(answer in English)");
     expect(shape(worker.history)).toEqual([
@@ -177,7 +173,7 @@ describe.each(["anthropic", "openai-chat"] as const)("prompt submit (%s)", (sche
         },
       ],
     });
-    provider.enqueue(answer("ok"));
+    mock().enqueue(answer("ok"));
     await worker.run("hi");
     expect(mutation).toBeInstanceOf(TypeError);
     expect(shape(worker.history)).toEqual(["user:hi", "assistant:ok"]);
@@ -227,7 +223,7 @@ describe.each(["anthropic", "openai-chat"] as const)("pre-request (%s)", (scheme
         },
       ],
     });
-    provider.enqueue(
+    mock().enqueue(
       {
         blocks: [{ type: "tool_call", name: "echo", arguments: {} }],
         usage: { inputTokens: 10, outputTokens: 2 },
@@ -237,7 +233,7 @@ describe.each(["anthropic", "openai-chat"] as const)("pre-request (%s)", (scheme
     const result = await worker.run("go");
     expect(result.status).toBe("finished");
     expect(seen).toEqual(["i1:Be brief.:1:1:undefined", "h1:1:0", "i2:Be brief.:3:1:10", "h2:3:10"]);
-    expect(provider.requests).toHaveLength(2);
+    expect(mock().requests).toHaveLength(2);
   });
 
   it("cancel sends nothing and keeps the input in history; the next run works", async () => {
@@ -252,33 +248,36 @@ describe.each(["anthropic", "openai-chat"] as const)("pre-request (%s)", (scheme
     });
     const result = await worker.run("hi");
     expect(result).toMatchObject({ status: "cancelled", by: "budget", reason: "over budget", turns: 0 });
-    expect(provider.requests).toHaveLength(0);
+    expect(mock().requests).toHaveLength(0);
     expect(shape(worker.history)).toEqual(["user:hi"]);
 
     block = false;
-    provider.enqueue(answer("hello"));
+    mock().enqueue(answer("hello"));
     expect((await worker.run("again")).status).toBe("finished");
-    expect(provider.requests).toHaveLength(1);
+    expect(mock().requests).toHaveLength(1);
   });
 
-  it("an interceptor replacing request.items changes what is sent, never the stored history", async () => {
+  it("an interceptor's projection changes what is sent and what later steps see, never the stored history", async () => {
+    const seenByNext: number[] = [];
     const worker = workerFor(scheme, {
       interceptors: [
         {
           name: "projection",
-          onPreRequest: ({ request }) => {
-            request.items = request.items.filter((i) => !(i.type === "message" && i.text.startsWith("OLD")));
-            return undefined;
-          },
+          onPreRequest: ({ request }) => ({
+            action: "project",
+            items: request.items.filter((i) => !(i.type === "message" && i.text.startsWith("OLD"))),
+          }),
         },
+        { name: "next", onPreRequest: ({ request }) => void seenByNext.push(request.items.length) },
       ],
       hooks: [{ onPreRequest: (s) => void expect(s.itemCount).toBe(1) }],
       history: [userMessage("OLD question"), { type: "message", role: "assistant", text: "OLD answer" }],
     });
-    provider.enqueue(answer("new answer"));
+    mock().enqueue(answer("new answer"));
     expect((await worker.run("new question")).status).toBe("finished");
     expect(sent(0)).toContain("new question");
     expect(sent(0)).not.toContain("OLD");
+    expect(seenByNext).toEqual([1]);
     expect(shape(worker.history)).toEqual([
       "user:OLD question",
       "assistant:OLD answer",

@@ -2,7 +2,7 @@
  * Before-tool and after-tool interceptors and hooks, against the mock provider over real HTTP:
  * every action, interceptors first, argument rewriting validated afterwards, frozen summaries.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type Item,
@@ -12,17 +12,13 @@ import {
   type Worker,
   type WorkerOptions,
 } from "../../src/index.js";
-import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import type { ScriptedResponse } from "../../src/testing/index.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  return workerOn(provider, scheme, options);
+  return workerOn(mock(), scheme, options);
 }
 
 /** A weather tool that records the cities it was really run with. */
@@ -47,7 +43,7 @@ const calls = (...cities: string[]): ScriptedResponse => ({
   })),
 });
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });
-const sent = (n: number): string => JSON.stringify(provider.requests[n]?.body);
+const sent = (n: number): string => JSON.stringify(mock().requests[n]?.body);
 const results = (history: readonly Item[]): ToolResultItem[] =>
   history.filter((i): i is ToolResultItem => i.type === "tool_result");
 
@@ -89,7 +85,7 @@ describe.each(["anthropic", "openai-chat"] as const)("before tool (%s)", (scheme
         },
       ],
     });
-    provider.enqueue(calls("Kyoto", "Oslo"), answer("Both sunny."));
+    mock().enqueue(calls("Kyoto", "Oslo"), answer("Both sunny."));
     const result = await worker.run("weather?");
     expect(result.status).toBe("finished");
     expect(asked).toEqual([
@@ -115,7 +111,7 @@ describe.each(["anthropic", "openai-chat"] as const)("before tool (%s)", (scheme
         },
       ],
     });
-    provider.enqueue(calls("Pyongyang", "Seoul"), answer("Only Seoul."));
+    mock().enqueue(calls("Pyongyang", "Seoul"), answer("Only Seoul."));
     const result = await worker.run("weather?");
     expect(result.status).toBe("finished");
     expect(ran).toEqual(["Seoul"]);
@@ -142,7 +138,7 @@ describe.each(["anthropic", "openai-chat"] as const)("before tool (%s)", (scheme
         },
       ],
     });
-    provider.enqueue(calls("Lima", "Atlantis", "Quito"));
+    mock().enqueue(calls("Lima", "Atlantis", "Quito"));
     const result = await worker.run("weather?");
     expect(result).toMatchObject({
       status: "cancelled",
@@ -151,7 +147,7 @@ describe.each(["anthropic", "openai-chat"] as const)("before tool (%s)", (scheme
       turns: 1,
     });
     expect(ran).toEqual([]);
-    expect(provider.requests).toHaveLength(1);
+    expect(mock().requests).toHaveLength(1);
     expect(results(worker.history).map((r) => r.callId)).toEqual([
       "call_Lima_0",
       "call_Atlantis_1",
@@ -159,7 +155,7 @@ describe.each(["anthropic", "openai-chat"] as const)("before tool (%s)", (scheme
     ]);
     expectConsistent(worker.history);
 
-    provider.enqueue(answer("Sorry."));
+    mock().enqueue(answer("Sorry."));
     expect((await worker.run("never mind")).status).toBe("finished");
     expect(sent(1)).toContain("no such city");
     expectConsistent(worker.history);
@@ -188,7 +184,7 @@ describe.each(["anthropic", "openai-chat"] as const)("before tool (%s)", (scheme
         },
       ],
     });
-    provider.enqueue(calls("Kyoto", "Bad"), answer("ok"));
+    mock().enqueue(calls("Kyoto", "Bad"), answer("ok"));
     const result = await worker.run("weather?");
     expect(result.status).toBe("finished");
     expect(hookSaw).toEqual({ city: "KYOTO" });
@@ -222,7 +218,7 @@ describe.each(["anthropic", "openai-chat"] as const)("before tool (%s)", (scheme
         },
       ],
     });
-    provider.enqueue(calls("Kyoto"), answer("ok"));
+    mock().enqueue(calls("Kyoto"), answer("ok"));
     expect((await worker.run("weather?")).status).toBe("finished");
     expect(attempts).toHaveLength(2);
     for (const err of attempts) expect(err).toBeInstanceOf(TypeError);
@@ -253,7 +249,7 @@ describe.each(["anthropic", "openai-chat"] as const)("after tool (%s)", (scheme)
         },
       ],
     });
-    provider.enqueue(calls("Kyoto"), answer("ok"));
+    mock().enqueue(calls("Kyoto"), answer("ok"));
     expect((await worker.run("weather?")).status).toBe("finished");
     expect(asked).toEqual([
       "interceptor:call_Kyoto_0:sunny in Kyoto",
@@ -273,15 +269,15 @@ describe.each(["anthropic", "openai-chat"] as const)("after tool (%s)", (scheme)
         },
       ],
     });
-    provider.enqueue(calls("Kyoto", "Oslo"));
+    mock().enqueue(calls("Kyoto", "Oslo"));
     const result = await worker.run("weather?");
     expect(result).toMatchObject({ status: "cancelled", by: "tripwire", reason: "saw Oslo" });
     expect(ran.sort()).toEqual(["Kyoto", "Oslo"]);
-    expect(provider.requests).toHaveLength(1);
+    expect(mock().requests).toHaveLength(1);
     expect(results(worker.history).map((r) => r.content)).toEqual(["sunny in Kyoto", "sunny in Oslo"]);
     expectConsistent(worker.history);
 
-    provider.enqueue(answer("ok"));
+    mock().enqueue(answer("ok"));
     expect((await worker.run("go on")).status).toBe("finished");
   });
 
@@ -298,7 +294,7 @@ describe.each(["anthropic", "openai-chat"] as const)("after tool (%s)", (scheme)
         },
       ],
     });
-    provider.enqueue(calls("Kyoto"), answer("ok"));
+    mock().enqueue(calls("Kyoto"), answer("ok"));
     await worker.run("weather?");
     expect(results(worker.history)[0]?.content).toBe("[redacted forecast]");
     expect(sent(1)).toContain("[redacted forecast]");
@@ -312,7 +308,7 @@ describe.each(["anthropic", "openai-chat"] as const)("after tool (%s)", (scheme)
         { name: "dlp", afterToolCall: () => ({ action: "hide", reason: "contains a location" }) },
       ],
     });
-    provider.enqueue(calls("Kyoto"), answer("ok"));
+    mock().enqueue(calls("Kyoto"), answer("ok"));
     expect((await worker.run("weather?")).status).toBe("finished");
     const [hidden] = results(worker.history);
     expect(hidden?.content).toContain("hidden by dlp: contains a location");

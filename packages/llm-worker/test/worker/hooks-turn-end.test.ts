@@ -2,7 +2,7 @@
  * Turn-end interceptors and hooks (finish, continue with messages) and the `maxTurns` cap, against
  * the mock provider over real HTTP. Pausing at turn end is in pause-resume.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type Item,
@@ -12,17 +12,13 @@ import {
   type Worker,
   type WorkerOptions,
 } from "../../src/index.js";
-import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import type { ScriptedResponse } from "../../src/testing/index.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  return workerOn(provider, scheme, options);
+  return workerOn(mock(), scheme, options);
 }
 
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });
@@ -62,7 +58,7 @@ describe.each(["anthropic", "gemini"] as const)("turn end (%s)", (scheme) => {
         },
       ],
     });
-    provider.enqueue(answer("All done."));
+    mock().enqueue(answer("All done."));
     const result = await worker.run("do it");
     expect(result).toMatchObject({ status: "finished", text: "All done.", turns: 1 });
     expect(asked).toEqual(["interceptor:1:All done.:2", "hook:1:All done."]);
@@ -87,11 +83,11 @@ describe.each(["anthropic", "gemini"] as const)("turn end (%s)", (scheme) => {
         },
       ],
     });
-    provider.enqueue(answer("Sure! {a: 1}"), answer("```{a:1}```"), answer('{"a":1}'));
+    mock().enqueue(answer("Sure! {a: 1}"), answer("```{a:1}```"), answer('{"a":1}'));
     const result = await worker.run("give me JSON");
     expect(result).toMatchObject({ status: "finished", text: '{"a":1}', turns: 3 });
-    expect(provider.requests).toHaveLength(3);
-    expect(JSON.stringify(provider.requests[1]?.body)).toContain("That was not JSON");
+    expect(mock().requests).toHaveLength(3);
+    expect(JSON.stringify(mock().requests[1]?.body)).toContain("That was not JSON");
     expect(shape(worker.history)).toEqual([
       "user:give me JSON",
       "assistant:Sure! {a: 1}",
@@ -114,20 +110,20 @@ describe.each(["anthropic", "openai-responses"] as const)("maxTurns (%s)", (sche
         },
       ],
     });
-    provider.setHandler(() => answer("attempt"));
+    mock().setHandler(() => answer("attempt"));
     const result = await worker.run("go");
     expect(result.status).toBe("failed");
     if (result.status !== "failed") return;
     expect(result.error).toMatchObject({ kind: "max_turns", maxTurns: 3 });
     expect(result.error.message).toContain("maxTurns");
     expect(result.turns).toBe(3);
-    expect(provider.requests).toHaveLength(3);
+    expect(mock().requests).toHaveLength(3);
     expectValid(worker.history);
 
     nag = false;
     const next = await worker.run("one more time");
     expect(next).toMatchObject({ status: "finished", turns: 1 });
-    expect(provider.requests).toHaveLength(4);
+    expect(mock().requests).toHaveLength(4);
     expectValid(worker.history);
   });
 
@@ -139,13 +135,13 @@ describe.each(["anthropic", "openai-responses"] as const)("maxTurns (%s)", (sche
       execute: () => "call again",
     });
     const worker = workerFor(scheme, { maxTurns: 2, tools: [loop] });
-    provider.setHandler(() => ({ blocks: [{ type: "tool_call", name: "again", arguments: {} }] }));
+    mock().setHandler(() => ({ blocks: [{ type: "tool_call", name: "again", arguments: {} }] }));
     const result = await worker.run("go");
     expect(result).toMatchObject({ status: "failed", error: { kind: "max_turns" }, turns: 2 });
-    expect(provider.requests).toHaveLength(2);
+    expect(mock().requests).toHaveLength(2);
     expectValid(worker.history);
 
-    provider.setHandler(() => answer("stopped"));
+    mock().setHandler(() => answer("stopped"));
     expect((await worker.run("stop")).status).toBe("finished");
   });
 });

@@ -4,7 +4,7 @@
  * Worker's mutators refuse at run time once locked; and over many turns the prefix each request
  * sends is byte-identical to the whole previous request's.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type CacheLockedWorker,
@@ -14,17 +14,13 @@ import {
   type Worker,
   type WorkerOptions,
 } from "../../src/index.js";
-import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import type { ScriptedResponse } from "../../src/testing/index.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  return workerOn(provider, scheme, options);
+  return workerOn(mock(), scheme, options);
 }
 
 const clock = tool({
@@ -77,9 +73,9 @@ describe("Worker once locked", () => {
     expect(() => worker.removeTool("clock")).toThrow(/removeTool/);
     expect(() => worker.replaceHistory([])).toThrow(/replaceHistory/);
 
-    provider.enqueue(answer("hi"));
+    mock().enqueue(answer("hi"));
     await worker.run("hello");
-    const body = provider.requests[0]?.body as {
+    const body = mock().requests[0]?.body as {
       system: Array<{ text: string }>;
       tools: unknown[];
       messages: unknown[];
@@ -113,15 +109,15 @@ describe.each(["openai-chat", "anthropic", "openai-responses", "gemini"] as cons
     it("each request starts with the previous request's messages, byte for byte", async () => {
       const worker = workerFor(scheme, { system: "You tell the time.", tools: [clock] });
       const locked = worker.lock();
-      provider.enqueue(callClock("UTC"), answer("It is noon."));
-      provider.enqueue(answer("You are welcome."));
-      provider.enqueue(callClock("JST"), callClock("CET"), answer("Noon everywhere."));
+      mock().enqueue(callClock("UTC"), answer("It is noon."));
+      mock().enqueue(answer("You are welcome."));
+      mock().enqueue(callClock("JST"), callClock("CET"), answer("Noon everywhere."));
       expect((await locked.run("What time is it?")).status).toBe("finished");
       expect((await locked.run("Thanks!")).status).toBe("finished");
       expect((await locked.run("And in Tokyo and Berlin?")).status).toBe("finished");
-      expect(provider.requests).toHaveLength(6);
+      expect(mock().requests).toHaveLength(6);
 
-      const sent = provider.requests.map((r) => parts(scheme, r.body));
+      const sent = mock().requests.map((r) => parts(scheme, r.body));
       for (let i = 1; i < sent.length; i++) {
         const previous = sent[i - 1] as (typeof sent)[number];
         const current = sent[i] as (typeof sent)[number];

@@ -3,7 +3,7 @@
  * `yield`, turn-end `pause`; `resume()` continues past the step that paused without asking it again;
  * a new `run()` instead of `resume()` leaves a valid history.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type Hook,
@@ -13,21 +13,17 @@ import {
   type Worker,
   type WorkerOptions,
 } from "../../src/index.js";
-import { type MockProvider, type ScriptedResponse, startMockProvider } from "../../src/testing/index.js";
-import { workerOn } from "./tools-harness.js";
+import type { ScriptedResponse } from "../../src/testing/index.js";
+import { useMockProvider, workerOn } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 function workerFor(scheme: SchemeName, options: Omit<WorkerOptions, "client"> = {}): Worker {
-  return workerOn(provider, scheme, options);
+  return workerOn(mock(), scheme, options);
 }
 
 const answer = (text: string): ScriptedResponse => ({ blocks: [{ type: "text", text }] });
-const sent = (n: number): string => JSON.stringify(provider.requests[n]?.body);
+const sent = (n: number): string => JSON.stringify(mock().requests[n]?.body);
 
 /** Every tool call answered by exactly one result before the conversation goes on. */
 function expectConsistent(history: readonly Item[]): void {
@@ -78,7 +74,7 @@ describe.each(["anthropic", "openai-responses"] as const)("before-tool pause (%s
       beforeToolCall: (s) => void asked.push(`audit:${cmdOf(s.arguments)}`),
     };
     const worker = workerFor(scheme, { tools: [shell(ran)], hooks: [approval, audit] });
-    provider.enqueue(commands("ls", "deploy prod", "echo done"), answer("Deployed."));
+    mock().enqueue(commands("ls", "deploy prod", "echo done"), answer("Deployed."));
 
     const paused = await worker.run("ship it");
     expect(paused).toMatchObject({ status: "paused", by: "approval", reason: "needs approval", turns: 1 });
@@ -87,7 +83,7 @@ describe.each(["anthropic", "openai-responses"] as const)("before-tool pause (%s
     expect(worker.isPaused).toBe(true);
     expect(ran).toEqual([]);
     expect(asked).toEqual(["approval:ls", "audit:ls", "approval:deploy prod"]);
-    expect(provider.requests).toHaveLength(1);
+    expect(mock().requests).toHaveLength(1);
 
     asked.length = 0;
     const resumed = await worker.resume();
@@ -95,7 +91,7 @@ describe.each(["anthropic", "openai-responses"] as const)("before-tool pause (%s
     expect(worker.isPaused).toBe(false);
     expect(asked).toEqual(["audit:deploy prod", "approval:echo done", "audit:echo done"]);
     expect(ran.sort()).toEqual(["deploy prod", "echo done", "ls"]);
-    expect(provider.requests).toHaveLength(2);
+    expect(mock().requests).toHaveLength(2);
     // resume() adds no user message: the second request ends with the tool results.
     expect(worker.history.filter((i) => i.type === "message" && i.role === "user")).toHaveLength(1);
     expect(sent(1)).toContain("ran deploy prod");
@@ -115,7 +111,7 @@ describe.each(["anthropic", "openai-responses"] as const)("before-tool pause (%s
         },
       ],
     });
-    provider.enqueue(commands("rm -rf /"), answer("ok"));
+    mock().enqueue(commands("rm -rf /"), answer("ok"));
     expect(await worker.run("clean up")).toMatchObject({ status: "paused", by: "confirm" });
     expect(await worker.resume()).toMatchObject({ status: "finished" });
     expect(ran).toEqual([]);
@@ -131,13 +127,13 @@ describe.each(["anthropic", "openai-responses"] as const)("before-tool pause (%s
       hooks: [{ name: "gate", beforeToolCall: () => (gate ? { action: "pause" } : undefined) }],
     });
     // The mock numbers tool-call ids per response, so both rounds use the same ids.
-    provider.enqueue(commands("ls"), answer("listed"), commands("ls"));
+    mock().enqueue(commands("ls"), answer("listed"), commands("ls"));
     expect((await worker.run("list")).status).toBe("finished");
     gate = true;
     expect((await worker.run("list again")).status).toBe("paused");
 
     gate = false;
-    provider.enqueue(answer("ok, dropped"));
+    mock().enqueue(answer("ok, dropped"));
     const next = await worker.run("never mind");
     expect(next).toMatchObject({ status: "finished", text: "ok, dropped" });
     expect(worker.isPaused).toBe(false);
@@ -173,7 +169,7 @@ describe.each(["anthropic", "openai-chat"] as const)(
           { onPreRequest: (s) => void asked.push(`last:${s.turn}`) },
         ],
       });
-      provider.enqueue(answer("hello"));
+      mock().enqueue(answer("hello"));
       const paused = await worker.run("hi");
       expect(paused).toMatchObject({
         status: "paused",
@@ -182,13 +178,13 @@ describe.each(["anthropic", "openai-chat"] as const)(
         pendingToolCalls: [],
         turns: 0,
       });
-      expect(provider.requests).toHaveLength(0);
+      expect(mock().requests).toHaveLength(0);
       expect(asked).toEqual(["first:1", "rate-limit:1"]);
 
       const resumed = await worker.resume();
       expect(resumed).toMatchObject({ status: "finished", text: "hello", turns: 1 });
       expect(asked).toEqual(["first:1", "rate-limit:1", "last:1"]);
-      expect(provider.requests).toHaveLength(1);
+      expect(mock().requests).toHaveLength(1);
     });
 
     it("turn-end pause keeps the answer; resume() makes a new request without a user message", async () => {
@@ -202,14 +198,14 @@ describe.each(["anthropic", "openai-chat"] as const)(
           },
         ],
       });
-      provider.enqueue(answer("draft"), answer("final"));
+      mock().enqueue(answer("draft"), answer("final"));
       const paused = await worker.run("write");
       expect(paused).toMatchObject({ status: "paused", by: "review", reason: "human review", turns: 1 });
       expect(worker.history.map((i) => (i.type === "message" ? i.text : i.type))).toEqual(["write", "draft"]);
 
       const resumed = await worker.resume();
       expect(resumed).toMatchObject({ status: "finished", text: "final", turns: 2 });
-      expect(provider.requests).toHaveLength(2);
+      expect(mock().requests).toHaveLength(2);
       expect(sent(1)).toContain("draft");
       expect(worker.history.map((i) => (i.type === "message" ? i.text : i.type))).toEqual([
         "write",
@@ -236,7 +232,7 @@ describe("a restored history that ends in unanswered tool calls", () => {
     ];
     const worker = workerFor("anthropic", { tools: [echo], history });
     expect(worker.isPaused).toBe(true);
-    provider.enqueue({ blocks: [{ type: "text", text: "done" }] });
+    mock().enqueue({ blocks: [{ type: "text", text: "done" }] });
     const result = await worker.resume();
     expect(result.status).toBe("finished");
     expect(worker.history.slice(4, 5)).toMatchObject([{ type: "tool_result", callId: "c2", content: "two" }]);
@@ -250,7 +246,7 @@ describe("a restored history that ends in unanswered tool calls", () => {
     ];
     const answerOf = async (restoredRun?: "paused" | "interrupted") => {
       const worker = workerFor("anthropic", { history, ...(restoredRun !== undefined && { restoredRun }) });
-      provider.enqueue({ blocks: [{ type: "text", text: "ok" }] });
+      mock().enqueue({ blocks: [{ type: "text", text: "ok" }] });
       expect((await worker.run("something else")).status).toBe("finished");
       return worker.history[2];
     };

@@ -6,12 +6,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { withoutContent } from "../../src/context/prune.js";
 import {
   createClient,
-  estimateItemTokens,
-  estimateTextTokens,
   FsBlobStore,
   type Interceptor,
   type Item,
@@ -21,15 +20,12 @@ import {
   type ToolResultItem,
   tool,
   Worker,
-  withoutContent,
 } from "../../src/index.js";
-import { type MockProvider, type RecordedRequest, startMockProvider } from "../../src/testing/index.js";
+import { estimateItemTokens, estimateTextTokens } from "../../src/internal.js";
+import type { RecordedRequest } from "../../src/testing/index.js";
+import { useMockProvider } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeEach(async () => {
-  provider = await startMockProvider();
-});
-afterEach(() => provider.close());
+const mock = useMockProvider();
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -99,8 +95,8 @@ function sharedMessages(a: readonly string[], b: readonly string[]): number {
  */
 function scriptSession(steps: readonly Step[]): void {
   let previous: string[] = [];
-  provider.setHandler((request) => {
-    const n = provider.requests.length - 1;
+  mock().setHandler((request) => {
+    const n = mock().requests.length - 1;
     const messages = messagesOf(request);
     const tokens = messages.map((m) => estimateTextTokens(m));
     const total = tokens.reduce((a, b) => a + b, 0);
@@ -137,7 +133,7 @@ async function runSession(options: PruneOptions) {
     client: createClient({
       scheme: "anthropic",
       model: "m",
-      baseURL: provider.baseURLFor("anthropic"),
+      baseURL: mock().baseURLFor("anthropic"),
       apiKey: "k",
       retry: { maxRetries: 0 },
     }),
@@ -161,7 +157,7 @@ function resultOf(history: readonly Item[], callId: string): ToolResultItem {
 describe("pruneInterceptor in a Worker", () => {
   it("sends pruned results as their summary while history keeps the content", async () => {
     const { worker, prunedAtRequest } = await runSession(HEADLESS);
-    const requests = provider.requests;
+    const requests = mock().requests;
     expect(requests).toHaveLength(STEPS.length + 1);
 
     const first = prunedAtRequest.findIndex((ids) => ids.length > 0);
@@ -197,7 +193,7 @@ describe("pruneInterceptor in a Worker", () => {
 
   it("keeps the projection stable: the cached prefix moves only when a new batch is pruned", async () => {
     const { prunedAtRequest } = await runSession(HEADLESS);
-    const messages = provider.requests.map(messagesOf);
+    const messages = mock().requests.map(messagesOf);
     let batches = 0;
     for (let n = 1; n < messages.length; n++) {
       const previous = messages[n - 1] as string[];
@@ -233,7 +229,7 @@ describe("pruneInterceptor in a Worker", () => {
     });
     expect(prunedAtRequest.every((ids) => ids.length === 0)).toBe(true);
     // Every file went on the wire whole in the last request.
-    const last = JSON.stringify(provider.requests.at(-1)?.body);
+    const last = JSON.stringify(mock().requests.at(-1)?.body);
     for (const path of "abcdefghij") expect(last).toContain(`FILE-${path} line 60:`);
     expect(worker.history.filter((i) => i.type === "tool_result")).toHaveLength(STEPS.length);
   });

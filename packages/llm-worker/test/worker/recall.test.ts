@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { withoutContent } from "../../src/context/prune.js";
 import {
   type Item,
   MemoryBlobStore,
@@ -16,7 +17,6 @@ import {
   tool,
   userMessage,
   Worker,
-  withoutContent,
 } from "../../src/index.js";
 import { type MockProvider, startMockProvider } from "../../src/testing/index.js";
 import { mockClient } from "../support/client-test-kit.js";

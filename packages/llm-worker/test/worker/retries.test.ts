@@ -1,6 +1,7 @@
 /** Every retry of a request is told through the event API, with the attempt, the wait and the reason. */
 import { describe, expect, it } from "vitest";
-import { createClient, Worker, type WorkerEventOf } from "../../src/index.js";
+import { createClient, Worker } from "../../src/index.js";
+import type { WorkerEventOf } from "../../src/internal.js";
 import { useMockProvider } from "./tools-harness.js";
 
 const mock = useMockProvider();

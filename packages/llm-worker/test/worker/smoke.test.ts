@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createClient, tool, Worker } from "../../src/index.js";
-import { type MockProvider, startMockProvider } from "../../src/testing/index.js";
+import { useMockProvider } from "./tools-harness.js";
 
-let provider: MockProvider;
-beforeAll(async () => {
-  provider = await startMockProvider();
-});
-afterAll(() => provider.close());
+const mock = useMockProvider();
 
 describe("Worker smoke", () => {
   it("runs a tool loop against the mock provider", async () => {
@@ -17,12 +13,12 @@ describe("Worker smoke", () => {
       input: z.object({ city: z.string() }),
       execute: ({ city }) => `sunny in ${city}`,
     });
-    provider.enqueue({ blocks: [{ type: "tool_call", name: "get_weather", arguments: { city: "Kyoto" } }] });
-    provider.enqueue({ blocks: [{ type: "text", text: "It is sunny." }] });
+    mock().enqueue({ blocks: [{ type: "tool_call", name: "get_weather", arguments: { city: "Kyoto" } }] });
+    mock().enqueue({ blocks: [{ type: "text", text: "It is sunny." }] });
     const client = createClient({
       scheme: "anthropic",
       model: "m",
-      baseURL: provider.baseURLFor("anthropic"),
+      baseURL: mock().baseURLFor("anthropic"),
       apiKey: "k",
     });
     const worker = new Worker({ client, tools: [weather] });

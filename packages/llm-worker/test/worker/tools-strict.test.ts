@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type SchemeName, tool, toStrictJsonSchema, Worker } from "../../src/index.js";
+import { type SchemeName, tool, Worker } from "../../src/index.js";
+import { toStrictJsonSchema } from "../../src/structured/json-schema.js";
 import { bodyOf, clientFor, useMockProvider } from "./tools-harness.js";
 
 const mock = useMockProvider();

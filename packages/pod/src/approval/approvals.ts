@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { BeforeToolAction, Interceptor, ToolCall } from "@yoake/llm-worker";
+import type { Interceptor, ToolCall } from "@yoake/llm-worker";
+import type { BeforeToolAction } from "@yoake/llm-worker/internal";
 import type { ScopedFs } from "../scope/scoped-fs.js";
 import { BASH_TOOL_NAME } from "../shell/bash-tool.js";
 import type { CommandApprovals, CommandAsk } from "../shell/command-approval.js";

@@ -1,20 +1,22 @@
 import {
-  errorMessage,
-  estimateItemTokens,
-  estimateTextTokens,
   type Item,
-  isUserMessage,
-  itemTokensAtMost,
   type LlmClient,
   type PruneInterceptor,
   type Request,
-  sumItemTokens,
   systemMessage,
-  type ToolDefinition,
-  textTokensAtMost,
   type Usage,
   type Worker,
 } from "@yoake/llm-worker";
+import {
+  errorMessage,
+  estimateItemTokens,
+  estimateTextTokens,
+  isUserMessage,
+  itemTokensAtMost,
+  sumItemTokens,
+  type ToolDefinition,
+  textTokensAtMost,
+} from "@yoake/llm-worker/internal";
 import type { Manifest } from "../manifest/resolve.js";
 import { type PlanBook, planNote } from "../plan/plan.js";
 import type { Alert } from "../pod/alert.js";

@@ -1,11 +1,5 @@
-import {
-  type GenerationSettings,
-  type Item,
-  type LlmClient,
-  type ToolDefinition,
-  type Usage,
-  userMessage,
-} from "@yoake/llm-worker";
+import { type Item, type LlmClient, type Usage, userMessage } from "@yoake/llm-worker";
+import type { GenerationSettings, ToolDefinition } from "@yoake/llm-worker/internal";
 import { COMPACTION_INSTRUCTION } from "./summary-prompt.js";
 
 /** What the compaction request is made of: the conversation as the Worker would send it now. */

@@ -1,4 +1,4 @@
-import { getScheme } from "@yoake/llm-worker";
+import { getScheme } from "@yoake/llm-worker/internal";
 import { describe, expect, it } from "vitest";
 import { reasoningForEffort } from "./effort.js";
 

@@ -1,4 +1,5 @@
-import type { ReasoningConfig, SchemeName } from "@yoake/llm-worker";
+import type { SchemeName } from "@yoake/llm-worker";
+import type { ReasoningConfig } from "@yoake/llm-worker/internal";
 
 /** How hard the model thinks (`--effort`, `/effort`, the manifest's `generation.effort`). */
 export const EFFORT_LEVELS = ["low", "medium", "high", "max"] as const;

@@ -1,4 +1,5 @@
-import type { ImageMediaType, ImagePart } from "@yoake/llm-worker";
+import type { ImagePart } from "@yoake/llm-worker";
+import type { ImageMediaType } from "@yoake/llm-worker/internal";
 
 /**
  * The largest image the Pod attaches or reads, in bytes: 3.75 MiB is 5 MiB as base64, the most

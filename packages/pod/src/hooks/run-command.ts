@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { errorMessage } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker/internal";
 
 /** How a hook's command ended. Output is kept up to `MAX_CAPTURED_BYTES` per stream. */
 export type CommandOutcome =

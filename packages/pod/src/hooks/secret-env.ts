@@ -1,4 +1,4 @@
-import { schemes } from "@yoake/llm-worker";
+import { schemes } from "@yoake/llm-worker/internal";
 import { catalogue } from "../manifest/catalogue.js";
 
 /** Words that make a variable a secret wherever they stand in its name (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`). */

@@ -1,4 +1,5 @@
-import type { ReasoningConfig, SchemeName, WebSearchConfig } from "@yoake/llm-worker";
+import type { SchemeName, WebSearchConfig } from "@yoake/llm-worker";
+import type { ReasoningConfig } from "@yoake/llm-worker/internal";
 import { type EffortLevel, reasoningForEffort } from "../effort/effort.js";
 import type { Scope } from "../scope/rules.js";
 import { providerWebSearch } from "../web/provider-search.js";

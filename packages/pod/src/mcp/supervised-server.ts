@@ -1,5 +1,5 @@
-import type { connectMcp, McpCloseInfo, McpConnection, McpServerConfig, Tool } from "@yoake/llm-worker";
-import { errorMessage } from "@yoake/llm-worker";
+import type { connectMcp, McpConnection, McpServerConfig, Tool } from "@yoake/llm-worker";
+import { errorMessage, type McpCloseInfo } from "@yoake/llm-worker/internal";
 import type { McpServerSpec } from "../manifest/mcp-resolve.js";
 import type { Alert } from "../pod/alert.js";
 import type { McpServerState, McpServerStatus } from "./mcp-server-status.js";

@@ -6,9 +6,9 @@ import {
   FsBlobStore,
   pruneInterceptor,
   recallInterceptor,
-  toolDefinition,
   Worker,
 } from "@yoake/llm-worker";
+import { toolDefinition } from "@yoake/llm-worker/internal";
 import { Approvals } from "../approval/approvals.js";
 import { resolveCompactionSettings } from "../compaction/compaction-settings.js";
 import { createShellHooks } from "../hooks/shell-hook.js";

@@ -1,11 +1,10 @@
+import type { MessageItem, WorkerEvent } from "@yoake/llm-worker";
 import {
   listenerIterator,
-  type MessageItem,
   type Unsubscribe,
-  type WorkerEvent,
   type WorkerEvents,
   type WorkerEventType,
-} from "@yoake/llm-worker";
+} from "@yoake/llm-worker/internal";
 import type { PermissionDecision, PermissionRequest } from "../approval/permission.js";
 import type { Plan } from "../plan/plan.js";
 import type { SubagentActivity } from "../subagents/task-tool.js";

@@ -1,4 +1,5 @@
-import { addUsage, type Usage, type WorkerResult } from "@yoake/llm-worker";
+import type { Usage, WorkerResult } from "@yoake/llm-worker";
+import { addUsage } from "@yoake/llm-worker/internal";
 
 /**
  * The usage `Pod.status()` reports: every run the Pod finished, plus what a paused run used so far.

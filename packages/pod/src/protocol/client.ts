@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { listenerIterator, type Unsubscribe } from "@yoake/llm-worker";
+import { listenerIterator, type Unsubscribe } from "@yoake/llm-worker/internal";
 import type { PermissionDecision } from "../approval/permission.js";
 import { parseSegments, type Segment } from "../file-ref/segments.js";
 import type { NoteRole } from "../pod/status.js";

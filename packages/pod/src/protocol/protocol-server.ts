@@ -1,6 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Unsubscribe } from "@yoake/llm-worker";
-import { errorMessage } from "@yoake/llm-worker";
+import { errorMessage, type Unsubscribe } from "@yoake/llm-worker/internal";
 import type { PodEvent } from "../pod/events.js";
 import {
   type CheckedRequest,

@@ -1,4 +1,5 @@
-import type { Item, Unsubscribe } from "@yoake/llm-worker";
+import type { Item } from "@yoake/llm-worker";
+import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type { PermissionDecision, PermissionRequest } from "../approval/permission.js";
 import type { CompactionResult } from "../compaction/compaction-result.js";
 import type { Segment } from "../file-ref/segments.js";

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { uuidV7 as newSessionId } from "@yoake/llm-worker";
+import { uuidV7 as newSessionId } from "@yoake/llm-worker/internal";
 import type { Manifest } from "../manifest/resolve.js";
 import { sessionConfigFromManifest } from "../session-log/session-config.js";
 import { SessionLogError } from "../session-log/session-log-error.js";

@@ -5,7 +5,8 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { getScheme, type Item } from "@yoake/llm-worker";
+import type { Item } from "@yoake/llm-worker";
+import { getScheme } from "@yoake/llm-worker/internal";
 import { describe, expect, it } from "vitest";
 import { answer, toolCall } from "../../test/support/pod-test-kit.js";
 import { useSessionTestbed } from "../../test/support/session-test-kit.js";

@@ -1,4 +1,5 @@
-import { addUsage, type Item, type ToolCallItem, type Usage, userMessage } from "@yoake/llm-worker";
+import { type Item, type ToolCallItem, type Usage, userMessage } from "@yoake/llm-worker";
+import { addUsage } from "@yoake/llm-worker/internal";
 import { type EffortLevel, isEffortLevel } from "../effort/effort.js";
 import type { Plan } from "../plan/plan.js";
 import type { SessionKey } from "../session-log/chain.js";

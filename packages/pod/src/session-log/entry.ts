@@ -1,4 +1,5 @@
-import { type Item, isBlobId } from "@yoake/llm-worker";
+import type { Item } from "@yoake/llm-worker";
+import { isBlobId } from "@yoake/llm-worker/internal";
 import { z } from "zod";
 import { EFFORT_LEVELS } from "../effort/effort.js";
 import { planSchema } from "../plan/plan.js";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { isBlobId } from "@yoake/llm-worker";
+import { isBlobId } from "@yoake/llm-worker/internal";
 import type { LogEntry, SessionConfig } from "./entry.js";
 import { linkContinuation } from "./link.js";
 import { readSessionLog } from "./read.js";

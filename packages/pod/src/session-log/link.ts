@@ -1,4 +1,4 @@
-import { uuidV7 as newSessionId } from "@yoake/llm-worker";
+import { uuidV7 as newSessionId } from "@yoake/llm-worker/internal";
 import type { AppendableEntry, SessionConfig } from "./entry.js";
 import { SessionLog, type SessionLogOptions, type SessionStartInput } from "./session-log.js";
 import type { SessionWriter } from "./session-writer.js";

@@ -1,7 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { uuidV7 as newSessionId } from "@yoake/llm-worker";
+import { uuidV7 as newSessionId } from "@yoake/llm-worker/internal";
 import { type SealedLine, type SessionKey, sealLine, ZERO_HASH } from "./chain.js";
 import {
   type AppendableEntry,

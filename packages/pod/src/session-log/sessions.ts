@@ -1,6 +1,6 @@
 import { open, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isBlobId } from "@yoake/llm-worker";
+import { isBlobId } from "@yoake/llm-worker/internal";
 import { type EntryBody, entryBodySchema, SESSION_LOG_VERSION } from "./entry.js";
 import { scanLines } from "./line-reader.js";
 import {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { errorMessage } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker/internal";
 import { OutputLog } from "./output-log.js";
 
 /** How to start one command: the program (bash, or the sandbox that starts bash), where, with what. */

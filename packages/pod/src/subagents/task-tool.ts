@@ -1,4 +1,5 @@
-import { addUsage, type Tool, tool, type Usage } from "@yoake/llm-worker";
+import { type Tool, tool, type Usage } from "@yoake/llm-worker";
+import { addUsage } from "@yoake/llm-worker/internal";
 import { z } from "zod";
 import type { Pod, PodRunResult } from "../pod.js";
 import type { TaskSlots } from "./task-limits.js";

@@ -14,7 +14,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Tool, ToolResultValue } from "@yoake/llm-worker";
+import type { Tool } from "@yoake/llm-worker";
+import type { ToolResultValue } from "@yoake/llm-worker/internal";
 import type { ScopeRule } from "../../src/scope/rules.js";
 import { ScopedFs } from "../../src/scope/scoped-fs.js";
 

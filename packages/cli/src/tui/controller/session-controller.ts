@@ -1,5 +1,5 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
-import { errorMessage } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker/internal";
 import { EFFORT_LEVELS, isEffortLevel, type PermissionDecision, parseSegments } from "@yoake/pod";
 import {
   customSlashCommand,

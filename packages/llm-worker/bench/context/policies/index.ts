@@ -8,14 +8,14 @@ import {
   BLOB_STORE_TOOL_OUTPUT,
   type BlobStore,
   FsBlobStore,
-  type HistoryResultOptions,
   type Interceptor,
   type PruneOptions,
   pruneInterceptor,
-  type RecallOptions,
   recallInterceptor,
   type Tool,
 } from "../../../src/index.js";
+import type { HistoryResultOptions } from "../../../src/tool-output/history-result.js";
+import type { RecallOptions } from "../../../src/tool-output/recall.js";
 import type { Session } from "../session.js";
 import { StableIdBlobStore } from "../stable-ids.js";
 import { type Disk, passThrough, sessionTools } from "../tools.js";

@@ -9,8 +9,9 @@
  *   come to more than 20,000 tokens they are marked compacted for good. It stops at an output
  *   compacted earlier. A compacted output is sent as `[Old tool result content cleared]`.
  */
-import type { Interceptor, Item, PreRequestContext, ToolResultItem } from "../../../src/index.js";
-import { isUserMessage } from "../../../src/index.js";
+import type { Interceptor, Item, ToolResultItem } from "../../../src/index.js";
+import { isUserMessage } from "../../../src/internal.js";
+import type { PreRequestContext } from "../../../src/worker/hooks.js";
 import type { Disk, OutputRule } from "../tools.js";
 
 export const OPENCODE_MAX_LINES = 2_000;

@@ -9,6 +9,10 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((entry) => typeof entry === "string");
+}
+
 /**
  * Tool-call arguments as an object, for providers that take an object rather than JSON text.
  * Text that is not a JSON object (the model wrote invalid JSON, possibly under another provider)

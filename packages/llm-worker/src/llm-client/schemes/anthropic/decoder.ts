@@ -1,10 +1,8 @@
 import { errorKindFromCode } from "../../error-kind.js";
-import type { ErrorInfo, Event } from "../../event.js";
-import { EventWriter } from "../../event-writer.js";
+import type { ErrorInfo, Event, StopReason, UsageEvent } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt, isRecord } from "../wire-json.js";
-import { anthropicStopReason } from "./stop-reason.js";
-import { normalizeAnthropicUsage, overlayUsage } from "./usage.js";
+import { JsonFrameDecoder } from "../json-frame-decoder.js";
+import { isRecord } from "../wire-json.js";
 
 /** How the open wire block is decoded; the deltas it accepts follow from it. */
 type BlockKind =
@@ -46,53 +44,35 @@ export function createAnthropicDecoder(emit: (event: Event) => void): StreamDeco
   return new AnthropicDecoder(emit);
 }
 
-class AnthropicDecoder implements StreamDecoder {
-  private readonly writer: EventWriter;
+class AnthropicDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "Anthropic stream event";
   private messageStarted = false;
   private block: OpenBlock | undefined;
   private usage: Json | undefined;
   private rawStopReason: string | null = null;
   private sawClientToolCall = false;
 
-  constructor(emit: (event: Event) => void) {
-    this.writer = new EventWriter(emit);
-  }
-
-  get done(): boolean {
-    return this.writer.isFinished;
-  }
-
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
+  protected read(event: Json, frame: Frame): void {
     const data = frame.data;
-    // `[DONE]` is not Anthropic's, but replays in vercel/ai's style append it; the end marker is message_stop.
-    if (data === "" || data === "[DONE]") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch (err) {
-      this.malformed(`invalid JSON (${(err as Error).message})`, data);
-      return;
-    }
-    if (!isRecord(parsed) || typeof parsed.type !== "string") {
+    if (typeof event.type !== "string") {
       this.malformed("an event without a type", data);
       return;
     }
-    switch (parsed.type) {
+    switch (event.type) {
       case "message_start":
-        this.onMessageStart(parsed, data);
+        this.onMessageStart(event, data);
         return;
       case "content_block_start":
-        this.onBlockStart(parsed, data);
+        this.onBlockStart(event, data);
         return;
       case "content_block_delta":
-        this.onBlockDelta(parsed, data);
+        this.onBlockDelta(event, data);
         return;
       case "content_block_stop":
-        this.onBlockStop(parsed, data);
+        this.onBlockStop(event, data);
         return;
       case "message_delta":
-        this.onMessageDelta(parsed, data);
+        this.onMessageDelta(event, data);
         return;
       case "message_stop":
         this.onMessageStop();
@@ -101,7 +81,7 @@ class AnthropicDecoder implements StreamDecoder {
         if (this.messageStarted) this.writer.ping();
         return;
       case "error":
-        this.onError(parsed);
+        this.onError(event);
         return;
       default:
         // New event types may be added to the API at any time.
@@ -109,12 +89,12 @@ class AnthropicDecoder implements StreamDecoder {
     }
   }
 
+  // The end marker is message_stop: a `[DONE]` (appended by vercel/ai-style replays) means nothing.
+  protected override onDoneMarker(): void {}
+
   end(): void {
     if (this.writer.isFinished) return;
-    this.writer.fail(
-      { kind: "stream", message: "the stream ended before the response was complete" },
-      this.rawStopReason,
-    );
+    this.truncated(this.rawStopReason);
   }
 
   fail(error: ErrorInfo): void {
@@ -314,13 +294,6 @@ class AnthropicDecoder implements StreamDecoder {
       this.rawStopReason,
     );
   }
-
-  private malformed(what: string, data: string): void {
-    this.writer.fail(
-      { kind: "stream", message: `malformed Anthropic stream event: ${what}: ${excerpt(data)}`, raw: data },
-      this.rawStopReason,
-    );
-  }
 }
 
 /** The server tool's input as an object: the streamed JSON, else what the start carried. */
@@ -337,4 +310,70 @@ function serverToolInput(block: OpenBlock): unknown {
 
 function stringOr(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * Anthropic's `stop_reason` in the unified set:
+ * - `pause_turn` (the API paused a long server-tool turn) → `end_turn`: nothing is left for the
+ *   caller to run; sending the response back as it is lets the model continue;
+ * - `model_context_window_exceeded` → `max_tokens`: the answer was cut off by a token limit;
+ * - a missing or unknown reason → `end_turn`: the message did end (`message_stop` arrived).
+ */
+export function anthropicStopReason(raw: string | null): StopReason {
+  switch (raw) {
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "max_tokens";
+    case "stop_sequence":
+      return "stop_sequence";
+    case "tool_use":
+      return "tool_use";
+    case "refusal":
+      return "refusal";
+    default:
+      return "end_turn";
+  }
+}
+
+/**
+ * The normalized usage of an Anthropic usage object. Anthropic's `input_tokens` is only the uncached
+ * part of the prompt, so the whole prompt is it plus cache reads plus cache writes.
+ */
+export function normalizeAnthropicUsage(raw: Readonly<Record<string, unknown>>): Omit<UsageEvent, "type"> {
+  const uncached = count(raw.input_tokens);
+  const cacheRead = count(raw.cache_read_input_tokens);
+  const cacheCreation = count(raw.cache_creation_input_tokens);
+  const output = count(raw.output_tokens);
+  const details = raw.output_tokens_details as { thinking_tokens?: unknown } | null | undefined;
+  const reasoning = details ? count(details.thinking_tokens) : undefined;
+
+  const usage: Omit<UsageEvent, "type"> = { raw };
+  if (uncached !== undefined || cacheRead !== undefined || cacheCreation !== undefined)
+    usage.inputTokens = (uncached ?? 0) + (cacheRead ?? 0) + (cacheCreation ?? 0);
+  if (output !== undefined) usage.outputTokens = output;
+  if (usage.inputTokens !== undefined && output !== undefined) usage.totalTokens = usage.inputTokens + output;
+  if (cacheRead !== undefined) usage.cacheReadInputTokens = cacheRead;
+  if (cacheCreation !== undefined) usage.cacheCreationInputTokens = cacheCreation;
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  return usage;
+}
+
+/**
+ * The usage after a `message_delta`: its counts are cumulative, so every non-null field replaces
+ * the one before. A new object, so that usage events already emitted keep their snapshot.
+ */
+export function overlayUsage(
+  base: Readonly<Record<string, unknown>> | undefined,
+  delta: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...base };
+  for (const key in delta) {
+    const value = delta[key];
+    if (value !== null && value !== undefined) next[key] = value;
+  }
+  return next;
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { Item } from "../../item.js";
 import { assistantMessage, systemMessage, userMessage } from "../../item.js";
 import type { Request } from "../../request.js";
-import { anthropicScheme } from "./index.js";
 import { buildAnthropicBody } from "./request.js";
 
 const weather = {
@@ -85,11 +84,6 @@ describe("buildAnthropicBody: basics", () => {
   it("sets no breakpoint when cache is false", () => {
     const b = body({ system: "S", tools: [weather], cache: false });
     expect(JSON.stringify(b)).not.toContain("cache_control");
-  });
-
-  it("merges providerOptions over the body last, shallowly", () => {
-    const b = body({ maxOutputTokens: 10, providerOptions: { max_tokens: 20, metadata: { user_id: "u" } } });
-    expect(b).toMatchObject({ max_tokens: 20, metadata: { user_id: "u" } });
   });
 });
 
@@ -315,37 +309,5 @@ describe("buildAnthropicBody: history", () => {
     const messages = body({ items, cache: false }).messages;
     expect(messages[1]?.content).toEqual([{ type: "tool_use", id: "t", name: "clock", input: {} }]);
     expect(messages[2]?.content).toEqual([{ type: "tool_result", tool_use_id: "t" }]);
-  });
-});
-
-describe("anthropicScheme.buildHttpRequest", () => {
-  it("posts to /v1/messages with the key, the API version and extra headers", () => {
-    const http = anthropicScheme.buildHttpRequest(
-      { items: [userMessage("hi")], model: "claude-override" },
-      {
-        model: "claude-default",
-        baseURL: "https://proxy.example/anthropic/",
-        apiKey: "sk-1",
-        headers: { "x-extra": "1" },
-      },
-    );
-    expect(http.url).toBe("https://proxy.example/anthropic/v1/messages");
-    expect(http.headers).toEqual({
-      "content-type": "application/json",
-      "anthropic-version": "2023-06-01",
-      "x-api-key": "sk-1",
-      "x-extra": "1",
-    });
-    expect(http.body).toMatchObject({ model: "claude-override", stream: true });
-  });
-
-  it("falls back to the default base URL and sends no key header without a key", () => {
-    const http = anthropicScheme.buildHttpRequest(
-      { items: [userMessage("hi")] },
-      { model: "m", baseURL: "" },
-    );
-    expect(http.url).toBe("https://api.anthropic.com/v1/messages");
-    expect(http.headers).not.toHaveProperty("x-api-key");
-    expect(anthropicScheme.env).toEqual({ apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL" });
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { decodeStream } from "../../decode.js";
 import type { Event, StatusEvent } from "../../event.js";
 import { collectResponse, type Response, ResponseAssembler } from "../../response.js";
+import { geminiScheme } from "../index.js";
 import { GeminiDecoder } from "./decoder.js";
-import { geminiScheme } from "./index.js";
 
 /** Feeds chunks (objects are serialized, strings sent as they are) and ends the body. */
 function decode(chunks: Array<object | string>, options: { end?: boolean } = {}): Event[] {

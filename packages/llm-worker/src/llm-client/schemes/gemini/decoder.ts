@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
-import type { ErrorInfo, ErrorKind, Event, StopReason } from "../../event.js";
-import { type BlockOpening, EventWriter } from "../../event-writer.js";
-import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt, isRecord } from "../wire-json.js";
-import { failureKind, finishReasonName, stopReasonOfFinish } from "./finish-reason.js";
+import type { ErrorInfo, ErrorKind, StopReason, Usage } from "../../event.js";
+import type { BlockOpening } from "../../event-writer.js";
+import { JsonFrameDecoder, MalformedFrame } from "../json-frame-decoder.js";
+import { isRecord } from "../wire-json.js";
 import { StreamedArguments } from "./streamed-arguments.js";
-import { normalizeUsage } from "./usage.js";
 import type {
   GeminiError,
   GeminiFunctionCallResponse,
@@ -14,9 +12,6 @@ import type {
   GeminiStreamChunk,
   GeminiUsageMetadata,
 } from "./wire.js";
-
-/** A chunk without the shape the protocol promises; thrown inside `push` and turned into a failure there. */
-class MalformedChunk extends Error {}
 
 interface OpenStreamedCall {
   name: string;
@@ -38,8 +33,8 @@ interface OpenStreamedCall {
  * carried a `finishReason` (or a blocked prompt's `promptFeedback.blockReason`); a body that ends
  * without one was cut short.
  */
-export class GeminiDecoder implements StreamDecoder {
-  private readonly writer: EventWriter;
+export class GeminiDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "Gemini chunk";
   private blockHasSignature = false;
   private streamedCall: OpenStreamedCall | undefined;
   /** The id of the last `executableCode`, which a `codeExecutionResult` without id answers. */
@@ -53,38 +48,44 @@ export class GeminiDecoder implements StreamDecoder {
   private idPrefix: string | undefined;
   private idCount = 0;
 
-  constructor(emit: (event: Event) => void) {
-    this.writer = new EventWriter(emit);
-  }
-
-  get done(): boolean {
-    return this.writer.isFinished;
-  }
-
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
-    const data = frame.data;
-    if (data.length === 0) return;
-    // Gemini sends no [DONE]; replays that append one (vercel/ai style) mean "the body ends here".
-    if (data === "[DONE]") {
-      this.end();
+  protected read(chunk: Record<string, unknown>): void {
+    const c = chunk as GeminiStreamChunk;
+    if (c.error !== undefined) {
+      this.failWithProviderError(c.error);
       return;
     }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      this.failMalformed("invalid JSON", data);
-      return;
+    this.writer.started(optionalString(c.responseId), optionalString(c.modelVersion));
+    if (c.usageMetadata !== undefined) {
+      if (!isRecord(c.usageMetadata)) throw new MalformedFrame("usageMetadata is not an object");
+      this.usage = c.usageMetadata;
     }
-    try {
-      this.readChunk(chunk);
-    } catch (err) {
-      const what =
-        err instanceof MalformedChunk
-          ? err.message
-          : `unexpected shape (${err instanceof Error ? err.message : String(err)})`;
-      this.failMalformed(what, data);
+    if (c.promptFeedback !== undefined) {
+      if (!isRecord(c.promptFeedback)) throw new MalformedFrame("promptFeedback is not an object");
+      const reason = c.promptFeedback.blockReason;
+      if (reason !== undefined && reason !== 0 && reason !== "BLOCK_REASON_UNSPECIFIED")
+        this.promptBlocked = true;
+    }
+    const candidates = c.candidates;
+    if (candidates === undefined) return;
+    if (!Array.isArray(candidates)) throw new MalformedFrame("candidates is not an array");
+    const candidate = candidates[0];
+    if (candidate === undefined) return;
+    if (!isRecord(candidate)) throw new MalformedFrame("a candidate is not an object");
+    const content = candidate.content;
+    if (content !== undefined) {
+      if (!isRecord(content)) throw new MalformedFrame("content is not an object");
+      const parts = content.parts;
+      if (parts !== undefined) {
+        if (!Array.isArray(parts)) throw new MalformedFrame("content.parts is not an array");
+        for (const part of parts) this.readPart(part);
+      }
+    }
+    const finishReason = candidate.finishReason;
+    if (finishReason !== undefined && finishReason !== null) {
+      if (typeof finishReason !== "string" && typeof finishReason !== "number")
+        throw new MalformedFrame("finishReason is neither a string nor a number");
+      this.finishReason = finishReason;
+      if (typeof candidate.finishMessage === "string") this.finishMessage = candidate.finishMessage;
     }
   }
 
@@ -92,7 +93,7 @@ export class GeminiDecoder implements StreamDecoder {
     if (this.writer.isFinished) return;
     if (this.finishReason === undefined && !this.promptBlocked) {
       this.emitUsage();
-      this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+      this.truncated();
       return;
     }
     this.closeStreamedCall();
@@ -119,61 +120,19 @@ export class GeminiDecoder implements StreamDecoder {
     this.writer.fail(error, this.finishReason ?? null);
   }
 
-  private readChunk(chunk: unknown): void {
-    if (!isRecord(chunk)) throw new MalformedChunk("expected a JSON object");
-    const c = chunk as GeminiStreamChunk;
-    if (c.error !== undefined) {
-      this.failWithProviderError(c.error);
-      return;
-    }
-    this.writer.started(optionalString(c.responseId), optionalString(c.modelVersion));
-    if (c.usageMetadata !== undefined) {
-      if (!isRecord(c.usageMetadata)) throw new MalformedChunk("usageMetadata is not an object");
-      this.usage = c.usageMetadata;
-    }
-    if (c.promptFeedback !== undefined) {
-      if (!isRecord(c.promptFeedback)) throw new MalformedChunk("promptFeedback is not an object");
-      const reason = c.promptFeedback.blockReason;
-      if (reason !== undefined && reason !== 0 && reason !== "BLOCK_REASON_UNSPECIFIED")
-        this.promptBlocked = true;
-    }
-    const candidates = c.candidates;
-    if (candidates === undefined) return;
-    if (!Array.isArray(candidates)) throw new MalformedChunk("candidates is not an array");
-    const candidate = candidates[0];
-    if (candidate === undefined) return;
-    if (!isRecord(candidate)) throw new MalformedChunk("a candidate is not an object");
-    const content = candidate.content;
-    if (content !== undefined) {
-      if (!isRecord(content)) throw new MalformedChunk("content is not an object");
-      const parts = content.parts;
-      if (parts !== undefined) {
-        if (!Array.isArray(parts)) throw new MalformedChunk("content.parts is not an array");
-        for (const part of parts) this.readPart(part);
-      }
-    }
-    const finishReason = candidate.finishReason;
-    if (finishReason !== undefined && finishReason !== null) {
-      if (typeof finishReason !== "string" && typeof finishReason !== "number")
-        throw new MalformedChunk("finishReason is neither a string nor a number");
-      this.finishReason = finishReason;
-      if (typeof candidate.finishMessage === "string") this.finishMessage = candidate.finishMessage;
-    }
-  }
-
   private readPart(part: unknown): void {
-    if (!isRecord(part)) throw new MalformedChunk("a part is not an object");
+    if (!isRecord(part)) throw new MalformedFrame("a part is not an object");
     const p = part as GeminiResponsePart;
     const signature = p.thoughtSignature;
     if (signature !== undefined && typeof signature !== "string")
-      throw new MalformedChunk("thoughtSignature is not a string");
+      throw new MalformedFrame("thoughtSignature is not a string");
     if (p.functionCall !== undefined) {
       this.readFunctionCall(p.functionCall, signature);
       return;
     }
     this.closeStreamedCall();
     if (p.text !== undefined) {
-      if (typeof p.text !== "string") throw new MalformedChunk("text is not a string");
+      if (typeof p.text !== "string") throw new MalformedFrame("text is not a string");
       this.readText(p.text, p.thought === true, signature);
     } else if (p.executableCode !== undefined) {
       this.readExecutableCode(p, p.executableCode);
@@ -202,15 +161,15 @@ export class GeminiDecoder implements StreamDecoder {
   }
 
   private readFunctionCall(value: unknown, signature: string | undefined): void {
-    if (!isRecord(value)) throw new MalformedChunk("functionCall is not an object");
+    if (!isRecord(value)) throw new MalformedFrame("functionCall is not an object");
     const call = value as GeminiFunctionCallResponse;
     const { name, id } = call;
     if (name !== undefined && typeof name !== "string")
-      throw new MalformedChunk("functionCall.name is not a string");
+      throw new MalformedFrame("functionCall.name is not a string");
     if (id !== undefined && typeof id !== "string")
-      throw new MalformedChunk("functionCall.id is not a string");
+      throw new MalformedFrame("functionCall.id is not a string");
     if (call.args !== undefined && !isRecord(call.args))
-      throw new MalformedChunk("functionCall.args is not an object");
+      throw new MalformedFrame("functionCall.args is not an object");
     const streamed = this.streamedCall;
     if (streamed !== undefined) {
       const continues =
@@ -223,7 +182,7 @@ export class GeminiDecoder implements StreamDecoder {
     }
     if (!name) {
       if (call.args === undefined && call.partialArgs === undefined) return; // a stray closing part
-      throw new MalformedChunk("functionCall without a name");
+      throw new MalformedFrame("functionCall without a name");
     }
     const wireId = id ? id : undefined;
     this.open(
@@ -248,11 +207,11 @@ export class GeminiDecoder implements StreamDecoder {
     const streamed = this.streamedCall as OpenStreamedCall;
     const pieces = call.partialArgs;
     if (pieces !== undefined) {
-      if (!Array.isArray(pieces)) throw new MalformedChunk("functionCall.partialArgs is not an array");
+      if (!Array.isArray(pieces)) throw new MalformedFrame("functionCall.partialArgs is not an array");
       for (const piece of pieces) {
-        if (!isRecord(piece)) throw new MalformedChunk("a partialArgs entry is not an object");
+        if (!isRecord(piece)) throw new MalformedFrame("a partialArgs entry is not an object");
         const problem = streamed.args.apply(piece);
-        if (problem !== undefined) throw new MalformedChunk(problem);
+        if (problem !== undefined) throw new MalformedFrame(problem);
       }
     }
     if (signature && !this.blockHasSignature) this.addSignature(signature);
@@ -269,7 +228,7 @@ export class GeminiDecoder implements StreamDecoder {
 
   /** Built-in code execution: the part is kept whole so that it can be sent back as it came. */
   private readExecutableCode(part: GeminiResponsePart, code: unknown): void {
-    if (!isRecord(code)) throw new MalformedChunk("executableCode is not an object");
+    if (!isRecord(code)) throw new MalformedFrame("executableCode is not an object");
     const id = typeof code.id === "string" && code.id !== "" ? code.id : this.syntheticId();
     this.lastCodeId = id;
     this.open({ blockType: "server_tool_use", id, name: "code_execution", providerData: { raw: part } });
@@ -280,7 +239,7 @@ export class GeminiDecoder implements StreamDecoder {
   }
 
   private readCodeExecutionResult(part: GeminiResponsePart, result: unknown): void {
-    if (!isRecord(result)) throw new MalformedChunk("codeExecutionResult is not an object");
+    if (!isRecord(result)) throw new MalformedFrame("codeExecutionResult is not an object");
     const toolUseId =
       typeof result.id === "string" && result.id !== "" ? result.id : (this.lastCodeId ?? this.syntheticId());
     this.open({
@@ -292,7 +251,7 @@ export class GeminiDecoder implements StreamDecoder {
   }
 
   private failWithProviderError(error: unknown): void {
-    if (!isRecord(error)) throw new MalformedChunk("error is not an object");
+    if (!isRecord(error)) throw new MalformedFrame("error is not an object");
     const e = error as GeminiError;
     const message =
       typeof e.message === "string" && e.message !== "" ? e.message : "Gemini reported an error";
@@ -313,15 +272,6 @@ export class GeminiDecoder implements StreamDecoder {
       },
       this.finishReason ?? null,
     );
-  }
-
-  private failMalformed(what: string, data: string): void {
-    this.emitUsage();
-    this.writer.fail({
-      kind: "stream",
-      message: `malformed Gemini chunk: ${what}: ${excerpt(data)}`,
-      raw: data,
-    });
   }
 
   private open(opening: BlockOpening): void {
@@ -351,4 +301,108 @@ export class GeminiDecoder implements StreamDecoder {
 
 function optionalString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * `Candidate.FinishReason` by number, for `enum-encoding=int` responses. The numbers are the
+ * proto's (google.ai.generativelanguage.v1beta), not the order of the documentation's list:
+ * OTHER is 5 and LANGUAGE 6, and the image reasons were numbered after the tool ones.
+ */
+const FINISH_REASON_BY_NUMBER: readonly string[] = [
+  "FINISH_REASON_UNSPECIFIED", // 0
+  "STOP",
+  "MAX_TOKENS",
+  "SAFETY",
+  "RECITATION",
+  "OTHER", // 5
+  "LANGUAGE",
+  "BLOCKLIST",
+  "PROHIBITED_CONTENT",
+  "SPII",
+  "MALFORMED_FUNCTION_CALL", // 10
+  "IMAGE_SAFETY",
+  "UNEXPECTED_TOOL_CALL",
+  "TOO_MANY_TOOL_CALLS",
+  "IMAGE_PROHIBITED_CONTENT",
+  "IMAGE_OTHER", // 15
+  "NO_IMAGE",
+  "IMAGE_RECITATION",
+  "MISSING_THOUGHT_SIGNATURE", // 18
+];
+
+/** The finish reason's name, whichever way the wire encoded it (`undefined` for an unknown number). */
+export function finishReasonName(raw: string | number): string | undefined {
+  return typeof raw === "string" ? raw : FINISH_REASON_BY_NUMBER[raw];
+}
+
+/**
+ * What a finish reason means for us.
+ * - STOP, and reasons that are not a failure of the answer (OTHER, NO_IMAGE, unknown ones): a
+ *   normal end. Gemini reports a matched stop sequence as STOP too, so `stop_sequence` never occurs.
+ * - MAX_TOKENS, and Vertex's CONTINUATION (a per-request limit): the answer was cut.
+ * - Every content filter (SAFETY, RECITATION, LANGUAGE, BLOCKLIST, PROHIBITED_CONTENT, SPII and
+ *   the image ones): the model declined, `refusal`.
+ * - The model produced something unusable (MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL,
+ *   TOO_MANY_TOOL_CALLS, MALFORMED_RESPONSE) or our request was incomplete
+ *   (MISSING_THOUGHT_SIGNATURE): a failed response, reported with an error of `failureKind`.
+ */
+export function stopReasonOfFinish(name: string | undefined): StopReason {
+  switch (name) {
+    case "MAX_TOKENS":
+    case "CONTINUATION":
+      return "max_tokens";
+    case "SAFETY":
+    case "RECITATION":
+    case "LANGUAGE":
+    case "BLOCKLIST":
+    case "PROHIBITED_CONTENT":
+    case "SPII":
+    case "IMAGE_SAFETY":
+    case "IMAGE_PROHIBITED_CONTENT":
+    case "IMAGE_RECITATION":
+      return "refusal";
+    case "MALFORMED_FUNCTION_CALL":
+    case "UNEXPECTED_TOOL_CALL":
+    case "TOO_MANY_TOOL_CALLS":
+    case "MALFORMED_RESPONSE":
+    case "MISSING_THOUGHT_SIGNATURE":
+      return "error";
+    default:
+      return "end_turn";
+  }
+}
+
+/**
+ * The error kind of a finish reason that fails the response: the model's own slip is worth
+ * another attempt (`server`); a missing thought signature is our request's fault.
+ */
+export function failureKind(name: string | undefined): ErrorKind {
+  return name === "MISSING_THOUGHT_SIGNATURE" ? "invalid_request" : "server";
+}
+
+/**
+ * Gemini's `usageMetadata` in the shared meaning. `promptTokenCount` already includes cached
+ * content, so it is the whole prompt; tool-use prompt tokens (server tool results read by the
+ * model) are input too. Thoughts are output, reported apart from `candidatesTokenCount`.
+ * Gemini has no cache writes in a generate call, so `cacheCreationInputTokens` stays unset.
+ */
+export function normalizeUsage(raw: GeminiUsageMetadata): Usage {
+  const usage: Usage = {};
+  const prompt = count(raw.promptTokenCount);
+  const toolUse = count(raw.toolUsePromptTokenCount);
+  if (prompt !== undefined || toolUse !== undefined) usage.inputTokens = (prompt ?? 0) + (toolUse ?? 0);
+  const candidates = count(raw.candidatesTokenCount);
+  const thoughts = count(raw.thoughtsTokenCount);
+  if (candidates !== undefined || thoughts !== undefined)
+    usage.outputTokens = (candidates ?? 0) + (thoughts ?? 0);
+  if (thoughts !== undefined) usage.reasoningTokens = thoughts;
+  const cached = count(raw.cachedContentTokenCount);
+  if (cached !== undefined) usage.cacheReadInputTokens = cached;
+  const total = count(raw.totalTokenCount);
+  if (total !== undefined) usage.totalTokens = total;
+  return usage;
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
 }

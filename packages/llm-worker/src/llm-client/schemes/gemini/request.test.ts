@@ -5,7 +5,7 @@ import { decodeStream } from "../../decode.js";
 import { assistantMessage, type Item, systemMessage, userMessage } from "../../item.js";
 import type { Request } from "../../request.js";
 import { collectResponse } from "../../response.js";
-import { geminiScheme } from "./index.js";
+import { geminiScheme } from "../index.js";
 import { buildGeminiBody } from "./request.js";
 
 const body = (request: Partial<Request>, model = "gemini-2.5-flash") =>
@@ -285,40 +285,10 @@ describe("buildGeminiBody: tools and settings", () => {
     });
     expect(thinking({}, "gemini-3-pro")).toBeUndefined();
   });
-
-  it("merges provider options over the body last, shallowly", () => {
-    const b = body({
-      temperature: 1,
-      providerOptions: {
-        safetySettings: [{ category: "HARM_CATEGORY_HATE_SPEECH", threshold: "OFF" }],
-        generationConfig: { seed: 1 },
-      },
-    }) as unknown as Record<string, unknown>;
-    expect(b.safetySettings).toEqual([{ category: "HARM_CATEGORY_HATE_SPEECH", threshold: "OFF" }]);
-    expect(b.generationConfig).toEqual({ seed: 1 });
-  });
 });
 
 describe("geminiScheme.buildHttpRequest", () => {
   const request: Request = { items: [userMessage("hi")] };
-
-  it("posts to the streaming endpoint of the default base with the API key", () => {
-    const http = geminiScheme.buildHttpRequest(request, {
-      model: "gemini-2.5-flash",
-      baseURL: geminiScheme.defaultBaseURL,
-      apiKey: "KEY",
-      headers: { "x-extra": "1" },
-    });
-    expect(http.url).toBe(
-      "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
-    );
-    expect(http.headers).toEqual({
-      "content-type": "application/json",
-      "x-goog-api-key": "KEY",
-      "x-extra": "1",
-    });
-    expect(http.body).toEqual(buildGeminiBody(request, "gemini-2.5-flash"));
-  });
 
   it("uses the request's model, a custom base, a base that names the version, and resource paths", () => {
     const url = (baseURL: string, model: string, override?: string) =>
@@ -336,11 +306,6 @@ describe("geminiScheme.buildHttpRequest", () => {
     expect(geminiScheme.buildHttpRequest(request, { model: "m", baseURL: "http://x" }).headers).toEqual({
       "content-type": "application/json",
     });
-  });
-
-  it("names its environment variables and framing", () => {
-    expect(geminiScheme.env).toEqual({ apiKey: "GEMINI_API_KEY", baseURL: "GEMINI_BASE_URL" });
-    expect(geminiScheme.framing).toBe("json-or-sse");
   });
 });
 

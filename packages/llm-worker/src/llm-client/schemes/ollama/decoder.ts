@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason, Usage } from "../../event.js";
-import { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt } from "../wire-json.js";
-import { isRecord } from "./guards.js";
+import { JsonFrameDecoder } from "../json-frame-decoder.js";
+import { excerpt, isRecord } from "../wire-json.js";
 import { OLLAMA_USAGE_FIELDS, type OllamaUsage } from "./wire.js";
 
 /** Makes an id for a tool call the wire sent without one. */
@@ -22,34 +21,21 @@ export function createOllamaDecoder(
   emit: (event: Event) => void,
   newCallId: CallIdFactory = randomCallId,
 ): StreamDecoder {
-  return new OllamaDecoder(new EventWriter(emit), newCallId);
+  return new OllamaDecoder(emit, newCallId);
 }
 
-class OllamaDecoder implements StreamDecoder {
+class OllamaDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "Ollama stream";
   private sawToolCall = false;
 
   constructor(
-    private readonly writer: EventWriter,
+    emit: (event: Event) => void,
     private readonly newCallId: CallIdFactory,
-  ) {}
-
-  get done(): boolean {
-    return this.writer.isFinished;
+  ) {
+    super(emit);
   }
 
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
-    let line: unknown;
-    try {
-      line = JSON.parse(frame.data);
-    } catch {
-      this.malformed("invalid JSON", frame.data);
-      return;
-    }
-    if (!isRecord(line)) {
-      this.malformed("a line that is not a JSON object", frame.data);
-      return;
-    }
+  protected read(line: Record<string, unknown>, frame: Frame): void {
     if (line.error !== undefined) {
       this.providerError(line.error);
       return;
@@ -68,7 +54,7 @@ class OllamaDecoder implements StreamDecoder {
 
   end(): void {
     if (this.writer.isFinished) return;
-    this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+    this.truncated();
   }
 
   fail(error: ErrorInfo): void {
@@ -137,14 +123,6 @@ class OllamaDecoder implements StreamDecoder {
   private providerError(error: unknown): void {
     const message = typeof error === "string" ? error : excerpt(JSON.stringify(error) ?? String(error));
     this.writer.fail({ kind: errorKindFromCode(undefined, message, "server"), message, raw: error });
-  }
-
-  private malformed(what: string, data: string): void {
-    this.writer.fail({
-      kind: "stream",
-      message: `malformed Ollama stream: ${what}: ${excerpt(data)}`,
-      raw: data,
-    });
   }
 }
 

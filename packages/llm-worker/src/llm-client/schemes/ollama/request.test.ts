@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Item, systemMessage, userMessage } from "../../item.js";
 import type { Request, ToolDefinition } from "../../request.js";
-import { ollamaBaseURL, ollamaScheme } from "./index.js";
+import { ollamaBaseURL, ollamaScheme } from "../index.js";
 import { buildOllamaBody } from "./request.js";
 
 const weatherTool: ToolDefinition = {
@@ -218,20 +218,6 @@ describe("buildOllamaBody", () => {
     expect(body({ temperature: 0 }).options).toEqual({ temperature: 0 });
     expect(body({ stopSequences: [] })).not.toHaveProperty("options");
   });
-
-  it("merges provider options over the built body last, shallowly", () => {
-    const result = body({
-      temperature: 0.5,
-      providerOptions: { format: "json", keep_alive: "5m", options: { num_ctx: 8192 }, think: "max" },
-    });
-    expect(result).toMatchObject({
-      format: "json",
-      keep_alive: "5m",
-      options: { num_ctx: 8192 },
-      think: "max",
-    });
-    expect(result.options).not.toHaveProperty("temperature");
-  });
 });
 
 describe("ollama HTTP request", () => {
@@ -246,35 +232,6 @@ describe("ollama HTTP request", () => {
       messages: [{ role: "user", content: "hi" }],
       stream: true,
     });
-  });
-
-  it("sends a bearer key only when one is given, and extra headers", () => {
-    const http = ollamaScheme.buildHttpRequest(request, {
-      model: "gpt-oss:120b",
-      baseURL: "https://ollama.com",
-      apiKey: "secret",
-      headers: { "x-trace": "1" },
-    });
-    expect(http.url).toBe("https://ollama.com/api/chat");
-    expect(http.headers).toEqual({
-      "content-type": "application/json",
-      authorization: "Bearer secret",
-      "x-trace": "1",
-    });
-  });
-
-  it("uses the request's model over the endpoint's", () => {
-    const http = ollamaScheme.buildHttpRequest(
-      { ...request, model: "qwen3:8b" },
-      { model: "llama3.2", baseURL: "http://localhost:11434" },
-    );
-    expect(http.body).toMatchObject({ model: "qwen3:8b" });
-  });
-
-  it("declares NDJSON framing and Ollama's environment variables", () => {
-    expect(ollamaScheme.framing).toBe("ndjson");
-    expect(ollamaScheme.defaultBaseURL).toBe("http://127.0.0.1:11434");
-    expect(ollamaScheme.env).toEqual({ apiKey: "OLLAMA_API_KEY", baseURL: "OLLAMA_HOST" });
   });
 
   it.each([

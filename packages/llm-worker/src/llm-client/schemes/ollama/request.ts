@@ -1,8 +1,7 @@
 import type { ImagePart, Item, ToolCallItem } from "../../item.js";
 import { messageImages, toolResultImages, toolResultText } from "../../item.js";
 import type { JsonSchema, ReasoningConfig, Request, ToolDefinition } from "../../request.js";
-import { argumentsObject } from "../wire-json.js";
-import { isRecord, isStringArray } from "./guards.js";
+import { argumentsObject, isRecord, isStringArray } from "../wire-json.js";
 import type {
   OllamaChatRequest,
   OllamaMessage,

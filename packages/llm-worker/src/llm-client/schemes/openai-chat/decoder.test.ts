@@ -357,7 +357,9 @@ describe("openai-chat decoder: failures", () => {
     expect(decoder.done).toBe(true);
     const error = events.find((e) => e.type === "error");
     expect(error).toMatchObject({ kind: "stream", raw: bad });
-    expect(error?.type === "error" && error.message).toMatch(/^a chunk is not valid JSON: \{"id":"x"/);
+    expect(error?.type === "error" && error.message).toMatch(
+      /^malformed OpenAI Chat chunk: invalid JSON: \{"id":"x"/,
+    );
     expect(error?.type === "error" && error.message.length).toBeLessThan(200);
     expect(events.at(-1)).toMatchObject({ type: "status", status: "failed", stopReason: "error" });
     expect(events.filter((e) => e.type === "status")).toHaveLength(2);

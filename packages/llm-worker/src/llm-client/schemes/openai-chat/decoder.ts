@@ -1,11 +1,15 @@
 import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
-import type { ErrorInfo, Event, StopReason } from "../../event.js";
-import { EventWriter } from "../../event-writer.js";
+import type { ErrorInfo, Event, StopReason, Usage } from "../../event.js";
+import type { EventWriter } from "../../event-writer.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt } from "../wire-json.js";
-import { ToolCallStreams } from "./tool-calls.js";
-import { normalizeOpenaiChatUsage } from "./usage.js";
-import type { OpenaiChatChoice, OpenaiChatChunk, OpenaiChatDelta, OpenaiChatUsage } from "./wire.js";
+import { JsonFrameDecoder } from "../json-frame-decoder.js";
+import type {
+  OpenaiChatChoice,
+  OpenaiChatChunk,
+  OpenaiChatDelta,
+  OpenaiChatToolCallDelta,
+  OpenaiChatUsage,
+} from "./wire.js";
 
 /**
  * Decodes a Chat Completions stream: `chat.completion.chunk` frames, then `data: [DONE]`.
@@ -23,8 +27,8 @@ export function createOpenaiChatDecoder(emit: (event: Event) => void): StreamDec
   return new OpenaiChatDecoder(emit);
 }
 
-class OpenaiChatDecoder implements StreamDecoder {
-  private readonly writer: EventWriter;
+class OpenaiChatDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "OpenAI Chat chunk";
   private readonly toolCalls: ToolCallStreams;
   /** The last non-null `finish_reason` of choice 0. */
   private finishReason: string | null = null;
@@ -34,33 +38,22 @@ class OpenaiChatDecoder implements StreamDecoder {
   private sawChunk = false;
 
   constructor(emit: (event: Event) => void) {
-    this.writer = new EventWriter(emit);
+    super(emit);
     this.toolCalls = new ToolCallStreams(this.writer);
   }
 
-  get done(): boolean {
-    return this.writer.isFinished;
+  protected override onDoneMarker(): void {
+    this.complete();
   }
 
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
+  // Groq sends `event: error` with a plain-text payload.
+  protected override onInvalidJson(frame: Frame): void {
+    if (frame.event === "error") this.providerError(frame.data);
+    else super.onInvalidJson(frame);
+  }
+
+  protected read(chunk: Record<string, unknown>, frame: Frame): void {
     const data = frame.data;
-    if (data === "[DONE]") {
-      this.complete();
-      return;
-    }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      if (frame.event === "error") this.providerError(data);
-      else this.malformed("a chunk is not valid JSON", data);
-      return;
-    }
-    if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) {
-      this.malformed("a chunk is not a JSON object", data);
-      return;
-    }
     const c = chunk as OpenaiChatChunk;
     if (c.error !== undefined && c.error !== null) {
       if (this.finishReason !== null && isUsage(c.usage)) this.errorBesideFinalUsage(c.error, c.usage);
@@ -110,7 +103,7 @@ class OpenaiChatDecoder implements StreamDecoder {
       this.complete();
       return;
     }
-    this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+    this.truncated();
   }
 
   fail(error: ErrorInfo): void {
@@ -221,10 +214,6 @@ class OpenaiChatDecoder implements StreamDecoder {
   private providerError(raw: unknown): void {
     this.writer.fail(errorInfoOf(raw), this.finishReason);
   }
-
-  private malformed(problem: string, data: string): void {
-    this.writer.fail({ kind: "stream", message: `${problem}: ${excerpt(data)}`, raw: data });
-  }
 }
 
 function errorInfoOf(raw: unknown): ErrorInfo {
@@ -264,4 +253,180 @@ function isTextOrAbsent(value: unknown): boolean {
 
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * Chat usage in the normalized meaning. `prompt_tokens` already counts cached tokens, so it is the
+ * input as is; the cache read count is `prompt_tokens_details.cached_tokens`, or DeepSeek's
+ * `prompt_cache_hit_tokens` where only that is given.
+ *
+ * Output includes reasoning. OpenAI counts reasoning inside `completion_tokens`; xAI leaves it out
+ * and counts it only in `total_tokens`. The totals tell the two apart: when `total_tokens` equals
+ * prompt + completion + reasoning (and not prompt + completion), the reasoning is added.
+ */
+export function normalizeOpenaiChatUsage(raw: OpenaiChatUsage): Usage {
+  const usage: Usage = {};
+  const input = numberOrUndefined(raw.prompt_tokens);
+  const completion = numberOrUndefined(raw.completion_tokens);
+  const total = numberOrUndefined(raw.total_tokens);
+  const reasoning = numberOrUndefined(raw.completion_tokens_details?.reasoning_tokens);
+  const cacheRead =
+    numberOrUndefined(raw.prompt_tokens_details?.cached_tokens) ??
+    numberOrUndefined(raw.prompt_cache_hit_tokens);
+  const cacheWrite = numberOrUndefined(raw.prompt_tokens_details?.cache_write_tokens);
+
+  if (input !== undefined) usage.inputTokens = input;
+  if (completion !== undefined) {
+    const reasoningOutsideCompletion =
+      reasoning !== undefined &&
+      reasoning > 0 &&
+      input !== undefined &&
+      total !== undefined &&
+      total === input + completion + reasoning;
+    usage.outputTokens = reasoningOutsideCompletion ? completion + reasoning : completion;
+  }
+  if (total !== undefined) usage.totalTokens = total;
+  if (cacheRead !== undefined) usage.cacheReadInputTokens = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheCreationInputTokens = cacheWrite;
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  return usage;
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}
+
+interface ToolCallState {
+  index: number;
+  id: string | undefined;
+  name: string | undefined;
+  /** Everything received so far, streamed or not. */
+  arguments: string;
+  /** pending: not yet a block (no name yet, or buffered); live: the open block; closed: emitted. */
+  state: "pending" | "live" | "closed";
+}
+
+/**
+ * Turns Chat `delta.tool_calls[]` pieces into `tool_use` blocks, one per `index`.
+ *
+ * Our blocks never overlap, but a server may interleave the pieces of parallel calls. So the call
+ * being streamed stays live until another index appears; then it is closed if its arguments already
+ * parse as complete JSON (the usual case: calls come one after the other). Otherwise the calls are
+ * interleaved, and from then on every other call is buffered (id, name and arguments kept) while the
+ * live one goes on streaming; the buffered calls are emitted whole, in index order, by `flush()` at
+ * the end of the choice. A call opens as soon as its name is known; a call with no id on the wire
+ * gets a synthesized one.
+ */
+export class ToolCallStreams {
+  /** By wire index (a sparse array: indices are small integers). */
+  private readonly calls: ToolCallState[] = [];
+  private live: ToolCallState | undefined;
+  private buffering = false;
+  private lastIndex = -1;
+  private count = 0;
+
+  constructor(private readonly writer: EventWriter) {}
+
+  /** Whether the response has made any tool call. */
+  get any(): boolean {
+    return this.count > 0;
+  }
+
+  /** Takes one tool call piece. Returns what is wrong with it when it breaks the protocol. */
+  push(delta: OpenaiChatToolCallDelta): string | undefined {
+    const fn = delta.function;
+    const piece = fn?.arguments ?? "";
+    if (typeof piece !== "string") return "tool call arguments are not a string";
+    const index = this.indexOf(delta);
+    if (index === undefined) return "a tool call index is not a non-negative integer";
+
+    let call = this.calls[index];
+    if (call === undefined) {
+      call = { index, id: undefined, name: undefined, arguments: "", state: "pending" };
+      this.calls[index] = call;
+      this.count++;
+    }
+    if (call.state === "closed") {
+      // A call is closed early only when its arguments were complete JSON; more of them would be lost.
+      return piece.trim() === "" ? undefined : `tool call ${index} received arguments after it was complete`;
+    }
+    if (call.id === undefined && typeof delta.id === "string" && delta.id !== "") call.id = delta.id;
+    if (call.name === undefined && typeof fn?.name === "string" && fn.name !== "") call.name = fn.name;
+    call.arguments += piece;
+    if (call.state === "live") {
+      if (piece !== "") this.writer.delta({ kind: "input_json", json: piece });
+      return undefined;
+    }
+
+    const live = this.live;
+    if (live !== undefined) {
+      if (isCompleteJson(live.arguments)) this.closeLive();
+      else this.buffering = true;
+    }
+    if (!this.buffering && this.live === undefined && call.name !== undefined) this.openLive(call);
+    return undefined;
+  }
+
+  /** Another kind of block is about to open: the live call ends here. */
+  interrupt(): void {
+    this.closeLive();
+  }
+
+  /** The choice is finished: closes the live call and emits the buffered ones, in index order. */
+  flush(): void {
+    this.closeLive();
+    for (const call of this.calls) {
+      if (call === undefined || call.state !== "pending") continue;
+      this.openLive(call);
+      this.closeLive();
+    }
+    this.buffering = false;
+  }
+
+  private openLive(call: ToolCallState): void {
+    call.state = "live";
+    this.live = call;
+    const name = call.name ?? "";
+    if (call.id === undefined) {
+      this.writer.openBlock({ blockType: "tool_use", id: `call_${call.index}`, name, synthesizedId: true });
+    } else {
+      this.writer.openBlock({ blockType: "tool_use", id: call.id, name });
+    }
+    if (call.arguments !== "") this.writer.delta({ kind: "input_json", json: call.arguments });
+  }
+
+  private closeLive(): void {
+    const live = this.live;
+    if (live === undefined) return;
+    this.live = undefined;
+    live.state = "closed";
+    this.writer.closeBlock();
+  }
+
+  /** The wire index, or for servers that leave it out: a new call when a new id shows up. */
+  private indexOf(delta: OpenaiChatToolCallDelta): number | undefined {
+    const index = delta.index;
+    if (index === undefined || index === null) {
+      const last = this.calls[this.lastIndex];
+      const startsNewCall = typeof delta.id === "string" && last?.id !== undefined && last.id !== delta.id;
+      this.lastIndex = this.lastIndex < 0 || startsNewCall ? this.lastIndex + 1 : this.lastIndex;
+      return this.lastIndex;
+    }
+    if (!Number.isInteger(index) || index < 0) return undefined;
+    this.lastIndex = index;
+    return index;
+  }
+}
+
+/** Whether tool arguments are a whole JSON value (objects and arrays only: a number could go on). */
+function isCompleteJson(text: string): boolean {
+  const trimmed = text.trimEnd();
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  if (last !== 0x7d /* } */ && last !== 0x5d /* ] */) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assistantMessage, type Item, systemMessage, userMessage } from "../../item.js";
 import type { Request } from "../../request.js";
-import { openaiChatScheme } from "./index.js";
 import { buildOpenaiChatBody, effortForBudget } from "./request.js";
 
 const weatherTool = {
@@ -223,41 +222,5 @@ describe("buildOpenaiChatBody: history", () => {
       systemMessage("late"),
     ];
     expect(body({ items }).messages.map((m) => m.role)).toEqual(["assistant", "system"]);
-  });
-});
-
-describe("openaiChatScheme.buildHttpRequest", () => {
-  const request: Request = { items: [userMessage("Hi")] };
-
-  it("posts to {baseURL}/chat/completions with bearer auth and extra headers", () => {
-    const http = openaiChatScheme.buildHttpRequest(request, {
-      model: "gpt-4o",
-      baseURL: "https://api.groq.com/openai/v1/",
-      apiKey: "sk-test",
-      headers: { "x-extra": "1" },
-    });
-    expect(http.url).toBe("https://api.groq.com/openai/v1/chat/completions");
-    expect(http.headers).toEqual({
-      "content-type": "application/json",
-      accept: "text/event-stream",
-      authorization: "Bearer sk-test",
-      "x-extra": "1",
-    });
-    expect(http.body).toMatchObject({ model: "gpt-4o", stream: true });
-  });
-
-  it("defaults to OpenAI, sends no auth without a key, and lets the request override the model", () => {
-    const http = openaiChatScheme.buildHttpRequest(
-      { ...request, model: "o3" },
-      { model: "gpt-4o", baseURL: "" },
-    );
-    expect(http.url).toBe("https://api.openai.com/v1/chat/completions");
-    expect(http.headers).not.toHaveProperty("authorization");
-    expect(http.body).toMatchObject({ model: "o3" });
-  });
-
-  it("names the conventional environment variables", () => {
-    expect(openaiChatScheme.env).toEqual({ apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" });
-    expect(openaiChatScheme.framing).toBe("sse");
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../event.js";
 import { EventWriter } from "../../event-writer.js";
-import { ToolCallStreams } from "./tool-calls.js";
+import { ToolCallStreams } from "./decoder.js";
 import type { OpenaiChatToolCallDelta } from "./wire.js";
 
 function setup() {

@@ -1,10 +1,17 @@
-import type { ErrorInfo, Event, StopReason } from "../../event.js";
-import { EventWriter } from "../../event-writer.js";
+import { errorKindFromCode } from "../../error-kind.js";
+import type { ErrorInfo, Event, StopReason, UsageEvent } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
-import { excerpt } from "../wire-json.js";
-import { OutputItemBlocks } from "./output-items.js";
-import { errorFromEvent, errorFromFailedResponse } from "./provider-error.js";
-import { normalizeUsage } from "./usage.js";
+import { JsonFrameDecoder } from "../json-frame-decoder.js";
+import {
+  contentIndexOf,
+  itemOf,
+  OutputItemBlocks,
+  outputIndexOf,
+  responseOf,
+  stringField,
+  stringOr,
+  summaryIndexOf,
+} from "./output-items.js";
 import type {
   WireArgumentsDeltaEvent,
   WireArgumentsDoneEvent,
@@ -18,17 +25,8 @@ import type {
   WireSummaryPartEvent,
   WireTextDeltaEvent,
   WireTextDoneEvent,
+  WireUsage,
 } from "./wire.js";
-import {
-  contentIndexOf,
-  itemOf,
-  MalformedFrame,
-  outputIndexOf,
-  responseOf,
-  stringField,
-  stringOr,
-  summaryIndexOf,
-} from "./wire-read.js";
 
 export function createOpenaiResponsesDecoder(emit: (event: Event) => void): StreamDecoder {
   return new OpenaiResponsesDecoder(emit);
@@ -39,54 +37,25 @@ export function createOpenaiResponsesDecoder(emit: (event: Event) => void): Stre
  * The stream ends at `response.completed`, `response.incomplete` or `response.failed`; a body that
  * ends before one of them is a truncation, unless an `error` event already said why.
  */
-class OpenaiResponsesDecoder implements StreamDecoder {
-  private readonly writer: EventWriter;
+class OpenaiResponsesDecoder extends JsonFrameDecoder {
+  protected readonly frameName = "openai-responses event";
   private readonly items: OutputItemBlocks;
   /** An `error` event came; the stream fails with it if no terminal event follows. */
   private reportedError: ErrorInfo | undefined;
 
   constructor(emit: (event: Event) => void) {
-    this.writer = new EventWriter(emit);
+    super(emit);
     this.items = new OutputItemBlocks(this.writer);
   }
 
-  get done(): boolean {
-    return this.writer.isFinished;
-  }
-
-  push(frame: Frame): void {
-    if (this.writer.isFinished) return;
-    const data = frame.data;
-    // vercel/ai-style replays append the Chat Completions end marker: the body is over.
-    if (data === "[DONE]") {
-      this.end();
-      return;
-    }
-    if (data === "") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      this.malformed("invalid JSON", data);
-      return;
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      this.malformed("not a JSON object", data);
-      return;
-    }
-    const event = parsed as WireStreamEvent;
+  protected read(json: Record<string, unknown>, frame: Frame): void {
+    const event = json as unknown as WireStreamEvent;
     const type = typeof event.type === "string" ? event.type : frame.event;
     if (type === undefined) {
-      this.malformed("no event type", data);
+      this.malformed("no event type", frame.data);
       return;
     }
-    try {
-      this.handle(type, event);
-    } catch (err) {
-      // A frame of the wrong shape surfaces here (MalformedFrame, or a TypeError from a field of the
-      // wrong type); either way the stream ends as a failure, never as a throw.
-      this.malformed(err instanceof MalformedFrame ? err.message : `unexpected shape: ${String(err)}`, data);
-    }
+    this.handle(type, event);
   }
 
   end(): void {
@@ -95,7 +64,7 @@ class OpenaiResponsesDecoder implements StreamDecoder {
       this.writer.fail(this.reportedError, null, true);
       return;
     }
-    this.writer.fail({ kind: "stream", message: "the stream ended before the response was complete" });
+    this.truncated();
   }
 
   fail(error: ErrorInfo): void {
@@ -228,12 +197,53 @@ class OpenaiResponsesDecoder implements StreamDecoder {
     this.writer.error(info);
     this.reportedError ??= info;
   }
+}
 
-  private malformed(what: string, data: string): void {
-    this.writer.fail({
-      kind: "stream",
-      message: `malformed openai-responses event (${what}): ${excerpt(data)}`,
-      raw: data,
-    });
-  }
+/** An `error` event as an error; `raw` is the whole event, as received. */
+export function errorFromEvent(event: WireErrorEvent): ErrorInfo {
+  // The API reference puts code/message at the top level; the live API nests them in `error`.
+  const nested = typeof event.error === "object" && event.error !== null ? event.error : undefined;
+  const code = nested ? (stringOr(nested.code) ?? stringOr(nested.type)) : stringOr(event.code);
+  const message = stringOr(nested ? nested.message : event.message) ?? "the provider reported an error";
+  return {
+    kind: errorKindFromCode(code, message),
+    message,
+    ...(code !== undefined && { code }),
+    raw: event,
+  };
+}
+
+/** The error of a `response.failed` that no `error` event announced; `raw` is `response.error`. */
+export function errorFromFailedResponse(response: WireResponse): ErrorInfo {
+  const error = response.error ?? undefined;
+  const code = stringOr(error?.code);
+  const message = stringOr(error?.message) ?? "the response failed";
+  return {
+    kind: code !== undefined ? errorKindFromCode(code, message) : "server",
+    message,
+    ...(code !== undefined && { code }),
+    ...(error !== undefined && { raw: error }),
+  };
+}
+
+/**
+ * The Responses usage object in the normalized meaning. `input_tokens` already counts cached
+ * tokens (unlike Anthropic, nothing is added) and `output_tokens` counts reasoning; `raw` is the
+ * provider's object, unchanged.
+ */
+export function normalizeUsage(usage: WireUsage): Omit<UsageEvent, "type"> {
+  const input = usage.input_tokens_details ?? undefined;
+  const output = usage.output_tokens_details ?? undefined;
+  return {
+    ...(typeof usage.input_tokens === "number" && { inputTokens: usage.input_tokens }),
+    ...(typeof usage.output_tokens === "number" && { outputTokens: usage.output_tokens }),
+    ...(typeof usage.total_tokens === "number" && { totalTokens: usage.total_tokens }),
+    ...(typeof input?.cached_tokens === "number" && { cacheReadInputTokens: input.cached_tokens }),
+    // Not in the API reference, but some deployments report prompt-cache writes here.
+    ...(typeof input?.cache_write_tokens === "number" && {
+      cacheCreationInputTokens: input.cache_write_tokens,
+    }),
+    ...(typeof output?.reasoning_tokens === "number" && { reasoningTokens: output.reasoning_tokens }),
+    raw: usage,
+  };
 }

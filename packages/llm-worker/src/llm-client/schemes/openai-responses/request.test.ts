@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Item } from "../../item.js";
 import type { Request } from "../../request.js";
-import { openaiResponsesScheme } from "./index.js";
 import { buildOpenaiResponsesBody, effortForBudget } from "./request.js";
 
 const user = (text: string): Item => ({ type: "message", role: "user", text });
@@ -67,14 +66,6 @@ describe("buildOpenaiResponsesBody", () => {
       },
     );
     expect([500, 1024, 4096, 16384].map(effortForBudget)).toEqual(["minimal", "low", "medium", "high"]);
-  });
-
-  it("merges providerOptions over the body last", () => {
-    const body = buildOpenaiResponsesBody(
-      { items: [], temperature: 1, providerOptions: { temperature: 0, store: true, service_tier: "flex" } },
-      "m",
-    );
-    expect(body).toMatchObject({ temperature: 0, store: true, service_tier: "flex", stream: true });
   });
 
   it("delivers system items in the middle of the conversation as developer messages in place", () => {
@@ -242,34 +233,5 @@ describe("buildOpenaiResponsesBody", () => {
     const stateful = buildOpenaiResponsesBody({ items, providerOptions: { store: true } }, "m").input;
     expect(stateful[1]).toEqual({ type: "reasoning", id: "rs_1", summary: [] });
     expect(stateful[2]).toMatchObject({ id: "fc_1" });
-  });
-});
-
-describe("openaiResponsesScheme.buildHttpRequest", () => {
-  it("posts to {baseURL}/responses with bearer auth and extra headers", () => {
-    const http = openaiResponsesScheme.buildHttpRequest(
-      { items: [user("hi")], model: "gpt-override" },
-      {
-        model: "gpt-4o",
-        baseURL: "https://gateway.example/v1/",
-        apiKey: "sk-test",
-        headers: { "x-team": "a" },
-      },
-    );
-    expect(http.url).toBe("https://gateway.example/v1/responses");
-    expect(http.headers).toEqual({
-      "content-type": "application/json",
-      accept: "text/event-stream",
-      authorization: "Bearer sk-test",
-      "x-team": "a",
-    });
-    expect(http.body).toMatchObject({ model: "gpt-override", stream: true });
-  });
-
-  it("uses the default base URL and sends no auth header without a key", () => {
-    const http = openaiResponsesScheme.buildHttpRequest({ items: [] }, { model: "gpt-4o", baseURL: "" });
-    expect(http.url).toBe("https://api.openai.com/v1/responses");
-    expect(http.headers).not.toHaveProperty("authorization");
-    expect(openaiResponsesScheme.env).toEqual({ apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" });
   });
 });

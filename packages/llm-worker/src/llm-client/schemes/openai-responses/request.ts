@@ -114,27 +114,6 @@ function webSearchTool(config: WebSearchConfig): WireWebSearchTool {
   return { type: "web_search", ...(domains.length > 0 && { filters: { allowed_domains: [...domains] } }) };
 }
 
-function toolChoice(choice: ToolChoice): WireToolChoice {
-  return typeof choice === "string" ? choice : { type: "function", name: choice.name };
-}
-
-function reasoningConfig(reasoning: ReasoningConfig | undefined): WireReasoningConfig | undefined {
-  if (!reasoning) return undefined;
-  const effort =
-    reasoning.effort ??
-    (reasoning.budgetTokens !== undefined ? effortForBudget(reasoning.budgetTokens) : undefined);
-  if (effort === undefined) return undefined;
-  return { effort, summary: "auto" };
-}
-
-/** A token budget (Anthropic / Gemini 2.5 style) as the nearest effort level. */
-export function effortForBudget(budgetTokens: number): WireReasoningEffort {
-  if (budgetTokens < 1024) return "minimal";
-  if (budgetTokens < 4096) return "low";
-  if (budgetTokens < 16384) return "medium";
-  return "high";
-}
-
 /** History items as input items, one for one, in order (the API's input is already flat). */
 function buildInput(items: readonly Item[], stateful: boolean): WireInputItem[] {
   const input: WireInputItem[] = [];
@@ -230,4 +209,25 @@ function builtinToolItem(item: ServerToolItem): WireBuiltinToolItem | undefined 
 
 function inputImage(image: ImagePart): WireInputImage {
   return { type: "input_image", image_url: imageUrl(image), detail: "auto" };
+}
+
+function toolChoice(choice: ToolChoice): WireToolChoice {
+  return typeof choice === "string" ? choice : { type: "function", name: choice.name };
+}
+
+function reasoningConfig(reasoning: ReasoningConfig | undefined): WireReasoningConfig | undefined {
+  if (!reasoning) return undefined;
+  const effort =
+    reasoning.effort ??
+    (reasoning.budgetTokens !== undefined ? effortForBudget(reasoning.budgetTokens) : undefined);
+  if (effort === undefined) return undefined;
+  return { effort, summary: "auto" };
+}
+
+/** A token budget (Anthropic / Gemini 2.5 style) as the nearest effort level. */
+export function effortForBudget(budgetTokens: number): WireReasoningEffort {
+  if (budgetTokens < 1024) return "minimal";
+  if (budgetTokens < 4096) return "low";
+  if (budgetTokens < 16384) return "medium";
+  return "high";
 }

@@ -1,18 +1,30 @@
-import { ContextPruner, type ContextPrunerOptions } from "../context/context-pruner.js";
-import type { PruneDecision } from "../context/prune-plan.js";
-import { TokenAccountant, type TokenAccountantOptions } from "../context/token-accounting.js";
+import type { Usage } from "../llm-client/event.js";
 import type { Item } from "../llm-client/item.js";
-import type { Interceptor } from "./hooks.js";
+import type { Request } from "../llm-client/request.js";
+import { ContextPruner, type ContextPrunerOptions } from "./context-pruner.js";
+import type { PruneDecision } from "./prune-plan.js";
+import { TokenAccountant, type TokenAccountantOptions } from "./token-accounting.js";
 
+/** The pruner's policy, and how the token accountant estimates the requests still to come. */
 export interface PruneOptions extends ContextPrunerOptions {
   accounting?: TokenAccountantOptions;
 }
 
-export interface PruneInterceptor extends Interceptor {
+/**
+ * The prune interceptor: give it to a Worker's `interceptors`. Its shape is the Worker's
+ * `Interceptor` (this layer does not import the worker): before each request it returns the
+ * projected items, and the history stays as it was.
+ */
+export interface PruneInterceptor {
+  readonly name: "prune";
   readonly pruner: ContextPruner;
   readonly accountant: TokenAccountant;
   /** Why the last request was or was not pruned (for tests, benchmarks and UIs). */
   readonly lastDecision: PruneDecision | undefined;
+  onPreRequest(context: { readonly request: Readonly<Request>; readonly previousUsage: Usage | undefined }): {
+    action: "project";
+    items: readonly Item[];
+  };
 }
 
 /**
@@ -36,10 +48,9 @@ export function pruneInterceptor(options: PruneOptions = {}): PruneInterceptor {
     onPreRequest({ request, previousUsage }) {
       if (lastSent && previousUsage) accountant.record(lastSent, previousUsage);
       const projection = pruner.project(request.items, accountant);
-      request.items = projection.items;
       lastSent = projection.items;
       lastDecision = projection.decision;
-      return undefined;
+      return { action: "project", items: projection.items };
     },
   };
 }

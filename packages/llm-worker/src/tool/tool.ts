@@ -2,8 +2,8 @@
 import type { z } from "zod";
 import type { JsonSchema, ToolDefinition } from "../llm-client/request.js";
 import { dropNullOptionals, toJsonSchema, toStrictJsonSchema } from "../structured/json-schema.js";
-import type { ToolOutput } from "../tool-output/tool-output.js";
 import type { ImageToolOutput } from "./tool-images.js";
+import type { ToolOutput } from "./tool-output.js";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {

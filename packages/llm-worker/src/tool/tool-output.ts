@@ -19,7 +19,9 @@ export type ToolOutput =
   /** `summary` is generated from the content when absent. */
   | { kind: "stored"; content: Content; summary?: string };
 
+/** An output that goes into history as it is, whatever its size. */
 export const inline = (text: string, summary?: string): ToolOutput =>
   summary === undefined ? { kind: "inline", text } : { kind: "inline", text, summary };
+/** An output kept in the BlobStore; history holds its summary with the `[blob:<id>]` pointer. */
 export const stored = (content: Content, summary?: string): ToolOutput =>
   summary === undefined ? { kind: "stored", content } : { kind: "stored", content, summary };
