@@ -50,8 +50,10 @@ describe("skills in headless runs", () => {
     const out = await f.run(["-p", "cut a release"]);
     expect(out.exitCode).toBe(0);
     expect(out.stdout).toBe("Following the release skill.\n");
-    const tools = (f.provider.requests[0]?.body as { tools: Array<{ name: string; description?: string }> })
-      .tools;
+    const body = f.provider.requests[0]?.body as
+      | { tools?: Array<{ name: string; description?: string }> }
+      | undefined;
+    const tools = body?.tools ?? [];
     expect(tools.find((tool) => tool.name === "skill")?.description).toContain(
       "- release: Cut a release of this package",
     );

@@ -64,7 +64,8 @@ describe("yoake -p with web_fetch", () => {
     const out = await f.run(["-p", "what is new in Node?"]);
     expect(out.exitCode).toBe(0);
     expect(out.stdout).toBe("Node 24 is out.\n");
-    const tools = (f.provider.requests[0]?.body as { tools?: Array<{ type?: string }> }).tools ?? [];
+    const body = f.provider.requests[0]?.body as { tools?: Array<{ type?: string }> } | undefined;
+    const tools = body?.tools ?? [];
     expect(tools.filter((tool) => tool.type === "web_search_20250305")).toEqual([
       expect.objectContaining({ name: "web_search", allowed_domains: ["nodejs.org"] }),
     ]);
