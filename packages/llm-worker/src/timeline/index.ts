@@ -1,4 +1,5 @@
 /** The Timeline layer (seed 002): Kind / Handler dispatch with per-block scopes, and collectors. */
+export { collectResponse } from "./collect-response.js";
 export type * from "./event.js";
 export type * from "./handler.js";
 export { type HandlerFailure, TimelineHandlerError } from "./handler-error.js";

@@ -138,7 +138,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private trace: RunTrace | undefined;
 
   constructor(options: WorkerOptions) {
-    super(new EventHub());
+    super(new EventHub(options.client.scheme));
     this.options = options;
     this.client = options.client;
     this.system = options.system;
