@@ -4,11 +4,14 @@ export type * from "./event.js";
 export type * from "./handler.js";
 export { type HandlerFailure, TimelineHandlerError } from "./handler-error.js";
 export {
+  type CollectedText,
+  type OnTextCollected,
   TextBlockCollector,
   type TextCollectorScope,
 } from "./text-block-collector.js";
 export {
   type CollectedThinking,
+  type OnThinkingCollected,
   ThinkingBlockCollector,
   type ThinkingCollectorScope,
 } from "./thinking-block-collector.js";
