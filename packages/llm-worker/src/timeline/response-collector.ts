@@ -20,6 +20,11 @@ export type CompletedBlock =
   | { type: "thinking_complete"; index: number; text: string }
   | { type: "tool_call_complete"; call: ToolCall };
 
+/**
+ * Builds one `Response` at a time from a Timeline's blocks (`begin()` starts the next). Feed it
+ * events through `dispatch`, not the Timeline's own, so a stream's final status can end a block
+ * left open.
+ */
 export class ResponseCollector {
   private response = emptyResponse();
   private origin: SchemeName;
