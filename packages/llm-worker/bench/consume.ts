@@ -1,13 +1,13 @@
 /**
  * One measured run, in its own process so CPU time and peak RSS belong to it alone:
- * `consume.ts <floor|ours> <shape> <baseURL>`. Prints one JSON line: the median of five runs after
+ * `consume.ts <floor|ours|assembled> <shape> <baseURL>`. Prints one JSON line: the median of five runs after
  * three warm-ups.
  */
 import { createParser } from "eventsource-parser";
 import { createClient } from "../src/index.js";
-import type { Shape } from "./streams.js";
+import type { Shape, Variant } from "./streams.js";
 
-const [variant, shape, baseURL] = process.argv.slice(2) as ["floor" | "ours", Shape, string];
+const [variant, shape, baseURL] = process.argv.slice(2) as [Variant, Shape, string];
 const path = shape === "anthropic" ? "/v1/messages" : "/chat/completions";
 
 /** The bare floor: fetch, SSE framing and JSON.parse of every event, nothing else. */
@@ -39,7 +39,18 @@ async function ours(): Promise<number> {
   return events;
 }
 
-const run = variant === "floor" ? floor : ours;
+/**
+ * Our client path and the one response assembly on top (`client.complete`: every event through a
+ * Timeline and its collectors), as the Worker does for each response.
+ */
+async function assembled(): Promise<number> {
+  const client = createClient({ scheme: shape, model: "bench", baseURL, apiKey: "bench" });
+  const response = await client.complete({ items: [{ type: "message", role: "user", text: "go" }] });
+  if (response.status !== "completed") throw new Error(response.error?.message ?? response.status);
+  return response.text.length / 4 + response.toolCalls.length;
+}
+
+const run = { floor, ours, assembled }[variant];
 // Warm-up until the JIT has settled (both variants alike), then the median of several runs.
 for (let i = 0; i < 3; i++) await run();
 const samples: { events: number; wallMs: number; cpuMs: number }[] = [];

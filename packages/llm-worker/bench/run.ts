@@ -1,14 +1,15 @@
 /**
  * `npm run bench`: our decoder against a bare floor (fetch + eventsource-parser + JSON.parse) over a
- * local server, for the Anthropic and OpenAI-chat shapes of a large and a tool-heavy stream. Each
- * measurement runs in a fresh process; floor and ours alternate so machine noise hits both alike.
+ * local server, for the Anthropic and OpenAI-chat shapes of a large and a tool-heavy stream, and the
+ * same path with the response assembled (`client.complete`). Each measurement runs in a fresh
+ * process; the variants rotate so machine noise hits them alike.
  * Reports medians and the ratio to the floor.
  */
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { type Shape, type StreamCase, shapes, streamCases } from "./streams.js";
+import { type Shape, type StreamCase, shapes, streamCases, type Variant, variants } from "./streams.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const consume = fileURLToPath(new URL("./consume.ts", import.meta.url));
@@ -39,7 +40,7 @@ interface Sample {
   rssMB: number;
 }
 
-function measure(variant: "floor" | "ours", key: string, shape: Shape): Promise<Sample> {
+function measure(variant: Variant, key: string, shape: Shape): Promise<Sample> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -61,13 +62,16 @@ rows.push("|---|---|---|---:|---:|---:|---:|");
 for (const name of Object.keys(streamCases) as StreamCase[]) {
   for (const shape of Object.keys(shapes) as Shape[]) {
     const key = `${shape}.${name}`;
-    const samples: Record<"floor" | "ours", Sample[]> = { floor: [], ours: [] };
+    const samples: Record<Variant, Sample[]> = { floor: [], ours: [], assembled: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (["floor", "ours"] as const) : (["ours", "floor"] as const);
-      for (const variant of order) samples[variant].push(await measure(variant, key, shape));
+      // Rotate the order every round so no variant always follows the same neighbour.
+      for (let i = 0; i < variants.length; i++) {
+        const variant = variants[(i + round) % variants.length] as Variant;
+        samples[variant].push(await measure(variant, key, shape));
+      }
     }
     const floorCpu = median(samples.floor.map((s) => s.cpuMs));
-    for (const variant of ["floor", "ours"] as const) {
+    for (const variant of variants) {
       const s = samples[variant];
       const cpu = median(s.map((x) => x.cpuMs));
       rows.push(

@@ -26,3 +26,7 @@ export const streamCases = {
 export type StreamCase = keyof typeof streamCases;
 export const shapes = { anthropic: encodeAnthropic, "openai-chat": encodeOpenaiChat };
 export type Shape = keyof typeof shapes;
+
+/** What is measured: the bare floor, our client path, and that path with the response assembled. */
+export const variants = ["floor", "ours", "assembled"] as const;
+export type Variant = (typeof variants)[number];

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Item, Response, SchemeName } from "../src/index.js";
 import { decodeStream } from "../src/llm-client/decode.js";
-import { collectResponse } from "../src/llm-client/response.js";
+import { collectResponse } from "../src/timeline/collect-response.js";
 
 const root =
   process.env.YOAKE_FIXTURES ?? resolve(import.meta.dirname, "../../../../shared/fixtures/providers");

@@ -1,10 +1,11 @@
+import { collectResponse } from "../timeline/collect-response.js";
 import { errorPresenter } from "./error-presenter.js";
 import { errorMessage, LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
 import type { FallbackNotice } from "./fallback.js";
 import type { SchemeName } from "./item.js";
 import type { Request } from "./request.js";
-import { collectResponse, type Response } from "./response.js";
+import type { Response } from "./response.js";
 import { streamResponse } from "./response-stream.js";
 import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
 import { getScheme, ollamaBaseURL } from "./schemes/index.js";

@@ -1,9 +1,11 @@
+import { ResponseCollector } from "../timeline/response-collector.js";
+import { Timeline } from "../timeline/timeline.js";
 import { carryHistory } from "./carry-history.js";
 import type { CallOptions, LlmClient } from "./client.js";
 import type { ErrorInfo, ErrorKind, Event } from "./event.js";
 import { isUserMessage, type SchemeName } from "./item.js";
 import type { Request } from "./request.js";
-import { type Response, ResponseAssembler } from "./response.js";
+import type { Response } from "./response.js";
 
 /**
  * Errors that retrying will not fix soon, so the next model of a chain is asked instead. The
@@ -164,12 +166,11 @@ export function createFallbackClient(options: FallbackClientOptions): FallbackCl
     },
     stream: (request, call) => run(request, call, () => {}),
     async complete(request, call): Promise<Response> {
-      let assembler = new ResponseAssembler(first.scheme);
-      const events = run(request, call, (index) => {
-        assembler = new ResponseAssembler((clients[index] as LlmClient).scheme);
-      });
-      for await (const event of events) assembler.push(event);
-      return assembler.result();
+      // Nothing of a failed model's answer was delivered: the answer is the next model's alone.
+      const collector = new ResponseCollector(new Timeline(), first.scheme);
+      const events = run(request, call, (index) => collector.begin((clients[index] as LlmClient).scheme));
+      for await (const event of events) collector.dispatch(event);
+      return collector.result();
     },
   };
 }

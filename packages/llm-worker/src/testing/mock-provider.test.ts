@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decodeStream } from "../llm-client/decode.js";
 import type { SchemeName } from "../llm-client/item.js";
-import { collectResponse } from "../llm-client/response.js";
+import { collectResponse } from "../timeline/collect-response.js";
 import { encodeScripted, type MockProvider, startMockProvider } from "./mock-provider.js";
 import type { ScriptedResponse } from "./script.js";
 

@@ -22,13 +22,18 @@ export interface ThinkingCollectorScope {
   startData: ProviderData | undefined;
 }
 
+/** Called as each block is collected: `stopped` is false for a block cut off by an abort. */
+export type OnThinkingCollected = (block: CollectedThinking, index: number, stopped: boolean) => void;
+
 /**
  * Collects every thinking block, one entry per block, in order, keeping its signature: without it
  * Anthropic and Gemini reject the reasoning when it is sent back. A block cut off by an abort keeps
- * what arrived, as the llm-client `Response` does.
+ * what arrived, as the llm-client `Response` does. `onCollected` is told of each block as it ends.
  */
 export class ThinkingBlockCollector implements Handler<ThinkingBlockKind, ThinkingCollectorScope> {
   private blocks: CollectedThinking[] = [];
+
+  constructor(private readonly onCollected?: OnThinkingCollected) {}
 
   createScope(): ThinkingCollectorScope {
     return { text: "", signature: "", startData: undefined };
@@ -46,10 +51,10 @@ export class ThinkingBlockCollector implements Handler<ThinkingBlockKind, Thinki
         scope.signature += event.signature;
         return;
       case "stop":
-        this.blocks.push(collectedOf(scope, event.providerData));
+        this.collect(collectedOf(scope, event.providerData), event.index, true);
         return;
       case "abort":
-        this.blocks.push(collectedOf(scope, undefined));
+        this.collect(collectedOf(scope, undefined), event.index, false);
         return;
     }
   }
@@ -73,6 +78,11 @@ export class ThinkingBlockCollector implements Handler<ThinkingBlockKind, Thinki
 
   clear(): void {
     this.blocks = [];
+  }
+
+  private collect(block: CollectedThinking, index: number, stopped: boolean): void {
+    this.blocks.push(block);
+    this.onCollected?.(block, index, stopped);
   }
 }
 

@@ -26,6 +26,9 @@ export interface ToolCallCollectorScope {
 export class ToolCallCollector implements Handler<ToolUseBlockKind, ToolCallCollectorScope> {
   private calls: CollectedToolCall[] = [];
 
+  /** `onCollected` is told of each call as its block stops. */
+  constructor(private readonly onCollected?: (call: CollectedToolCall) => void) {}
+
   createScope(): ToolCallCollectorScope {
     return { json: "", signature: "", startData: undefined };
   }
@@ -41,9 +44,12 @@ export class ToolCallCollector implements Handler<ToolUseBlockKind, ToolCallColl
       case "signature":
         scope.signature += event.signature;
         return;
-      case "stop":
-        this.calls.push(callOf(scope, event));
+      case "stop": {
+        const call = callOf(scope, event);
+        this.calls.push(call);
+        this.onCollected?.(call);
         return;
+      }
       // "abort": dropped with its scope.
     }
   }

@@ -1,7 +1,9 @@
 import type { Event } from "../llm-client/event.js";
-import { parseToolArguments } from "../llm-client/response.js";
+import type { SchemeName } from "../llm-client/item.js";
+import type { ToolUseBlockEvent } from "../timeline/event.js";
 import type { Unsubscribe } from "../timeline/handler.js";
 import { TimelineHandlerError } from "../timeline/handler-error.js";
+import { ResponseCollector } from "../timeline/response-collector.js";
 import { Timeline } from "../timeline/timeline.js";
 import type { WorkerEvent, WorkerEventOf, WorkerEventType } from "./events.js";
 import { HookError } from "./hook-runner.js";
@@ -10,30 +12,58 @@ import { listenerIterator } from "./listener-iterator.js";
 type Listener = (event: WorkerEvent) => void;
 
 /**
- * Where a Worker's events go: provider events to the Timeline (typed handlers with per-block
- * scopes, seed 002), and the flat `WorkerEvent`s to listeners and `for await` consumers. Converting
- * provider events costs nothing while nobody listens.
+ * Where a Worker's events go. Provider events go through the Timeline once (seed 002): the
+ * `ResponseCollector` registered on it first builds each response and its `*_complete` events,
+ * and the embedder's typed handlers follow. The flat `WorkerEvent`s are Timeline handlers too, and
+ * cost one check per event while nobody listens.
  */
 export class EventHub {
   readonly timeline = new Timeline();
+  /** The response of the request under way; `begin()` it per request. */
+  readonly responses: ResponseCollector;
   private listeners: Listener[] = [];
-  private block: { type: string; index: number; text: string; callId: string; name: string } | undefined;
 
-  /** A provider event: to the Timeline, then as WorkerEvents. Throws a HookError if a handler threw. */
+  constructor(origin: SchemeName) {
+    this.responses = new ResponseCollector(this.timeline, origin, (done) => this.heard() && this.emit(done));
+    const index = (): number => this.timeline.currentBlock?.index ?? 0;
+    this.timeline.onTextBlock((e) => {
+      if (e.kind === "text" && this.heard()) this.emit({ type: "text_delta", index: index(), text: e.text });
+    });
+    this.timeline.onThinkingBlock((e) => {
+      if (e.kind === "thinking" && this.heard())
+        this.emit({ type: "thinking_delta", index: index(), text: e.text });
+    });
+    this.timeline.onToolUseBlock({
+      name: "tool call events",
+      createScope: () => ({ callId: "" }),
+      onEvent: (scope: { callId: string }, e: ToolUseBlockEvent) => {
+        if (e.kind === "start") {
+          scope.callId = e.id;
+          if (this.heard())
+            this.emit({ type: "tool_call_start", index: e.index, callId: e.id, name: e.name });
+        } else if (e.kind === "input_json" && this.heard()) {
+          this.emit({ type: "tool_call_delta", index: index(), callId: scope.callId, json: e.json });
+        }
+      },
+    });
+    this.timeline.onUsage(({ type: _type, ...usage }) => this.heard() && this.emit({ type: "usage", usage }));
+    this.timeline.onError(({ type: _type, ...error }) => this.heard() && this.emit({ type: "error", error }));
+  }
+
+  /**
+   * A provider event, through the Timeline. Throws a HookError if a handler or listener threw (the
+   * listener's own, if it was one; else naming the first handler that threw).
+   */
   dispatch(event: Event): void {
     try {
-      this.timeline.dispatch(event);
+      this.responses.dispatch(event);
     } catch (err) {
-      const failure = err instanceof TimelineHandlerError ? err.failures[0] : undefined;
-      const name = failure ? `${failure.kind} handler ${failure.handler}` : "a Timeline handler";
-      throw new HookError(name, "event dispatch", err);
+      throw asHookError(err);
     }
-    if (this.listeners.length > 0) this.convert(event);
   }
 
   /** Aborts the Timeline's open block (the run stopped without the provider saying so). */
   abortOpenBlock(reason: string): void {
-    this.block = undefined;
     try {
       this.timeline.abortCurrentBlock(reason);
     } catch {
@@ -74,73 +104,15 @@ export class EventHub {
     return listenerIterator((push) => this.listen(push), until ? { until } : {});
   }
 
-  private convert(event: Event): void {
-    switch (event.type) {
-      case "block_start":
-        this.block = {
-          type: event.blockType,
-          index: event.index,
-          text: "",
-          callId: event.blockType === "tool_use" ? event.id : "",
-          name: event.blockType === "tool_use" ? event.name : "",
-        };
-        if (event.blockType === "tool_use") {
-          this.emit({ type: "tool_call_start", index: event.index, callId: event.id, name: event.name });
-        }
-        return;
-      case "block_delta": {
-        const block = this.block;
-        if (!block) return;
-        const delta = event.delta;
-        if (delta.kind === "text") {
-          block.text += delta.text;
-          this.emit({ type: "text_delta", index: event.index, text: delta.text });
-        } else if (delta.kind === "thinking") {
-          block.text += delta.text;
-          this.emit({ type: "thinking_delta", index: event.index, text: delta.text });
-        } else if (delta.kind === "input_json") {
-          block.text += delta.json;
-          this.emit({ type: "tool_call_delta", index: event.index, callId: block.callId, json: delta.json });
-        }
-        return;
-      }
-      case "block_stop": {
-        const block = this.block;
-        this.block = undefined;
-        if (!block) return;
-        if (block.type === "text") this.emit({ type: "text_complete", index: block.index, text: block.text });
-        else if (block.type === "thinking")
-          this.emit({ type: "thinking_complete", index: block.index, text: block.text });
-        else if (block.type === "tool_use") {
-          const parsed = parseToolArguments(block.text);
-          this.emit({
-            type: "tool_call_complete",
-            call: {
-              id: block.callId,
-              name: block.name,
-              argumentsText: block.text,
-              arguments: parsed.value,
-              ...(parsed.error !== undefined && { parseError: parsed.error }),
-            },
-          });
-        }
-        return;
-      }
-      case "block_abort":
-        this.block = undefined;
-        return;
-      case "usage": {
-        const { type: _type, ...usage } = event;
-        this.emit({ type: "usage", usage });
-        return;
-      }
-      case "error": {
-        const { type: _type, ...error } = event;
-        this.emit({ type: "error", error });
-        return;
-      }
-      default:
-        return;
-    }
+  private heard(): boolean {
+    return this.listeners.length > 0;
   }
+}
+
+function asHookError(err: unknown): unknown {
+  if (!(err instanceof TimelineHandlerError)) return err;
+  const failure = err.failures[0];
+  if (failure?.error instanceof HookError) return failure.error;
+  const name = failure ? `${failure.kind} handler ${failure.handler}` : "a Timeline handler";
+  return new HookError(name, "event dispatch", err);
 }

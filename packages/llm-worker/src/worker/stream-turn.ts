@@ -1,7 +1,7 @@
 import type { LlmClient, RetryNotice } from "../llm-client/client.js";
 import type { FallbackNotice } from "../llm-client/fallback.js";
 import type { Request } from "../llm-client/request.js";
-import { type Response, ResponseAssembler } from "../llm-client/response.js";
+import type { Response } from "../llm-client/response.js";
 import type { RunTrace } from "../tracing/run-trace.js";
 import type { EventHub } from "./event-hub.js";
 import { fallbackEvent } from "./fallback-event.js";
@@ -16,8 +16,9 @@ export interface TurnRequest {
 }
 
 /**
- * One request of a run: its events to the Timeline and listeners as they arrive (retries as `retry`
- * events, and on the request's span; a switch of models as a `fallback` event), gathered into a Response.
+ * One request of a run: its events through the Timeline as they arrive, where the hub's
+ * `ResponseCollector` gathers them into the Response (retries as `retry` events, and on the
+ * request's span; a switch of models as a `fallback` event).
  */
 export async function streamTurn({
   client,
@@ -27,10 +28,10 @@ export async function streamTurn({
   signal,
   trace,
 }: TurnRequest): Promise<Response> {
-  let assembler = new ResponseAssembler(client.scheme);
+  hub.responses.begin(client.scheme);
   const onFallback = (notice: FallbackNotice): void => {
     // Nothing of the failed model's answer was delivered: the answer is the new model's.
-    assembler = new ResponseAssembler(notice.to.scheme);
+    hub.responses.begin(notice.to.scheme);
     hub.emit(fallbackEvent(notice, turn, request.items));
   };
   const onRetry = (notice: RetryNotice): void => {
@@ -45,8 +46,7 @@ export async function streamTurn({
     });
   };
   for await (const event of client.stream(request, { onRetry, onFallback, ...(signal && { signal }) })) {
-    assembler.push(event);
     hub.dispatch(event);
   }
-  return assembler.result();
+  return hub.responses.result();
 }

@@ -135,6 +135,26 @@ export async function runToolStage(stage: ToolStage, ctx: ToolStageContext): Pro
   return abort ? { kind: "aborted", ...abort, results } : { kind: "done", results };
 }
 
+/**
+ * Keeps history valid after a failure mid-tools or an abandoned pause: every call of `stage` gets an
+ * answer, its decided result or a cancelled one saying `reason`.
+ */
+export function answerOpenCalls(items: Item[], stage: ToolStage, reason: string): void {
+  // Only results after this stage's calls count: some providers reuse ids across responses.
+  const firstId = stage.calls[0]?.id;
+  let from = items.length;
+  while (from > 0) {
+    const item = items[--from] as Item;
+    if (item.type === "tool_call" && item.callId === firstId) break;
+  }
+  const answered = new Set(
+    items.slice(from).flatMap((item) => (item.type === "tool_result" ? [item.callId] : [])),
+  );
+  stage.calls.forEach((call, i) => {
+    if (!answered.has(call.id)) items.push(decidedResult(stage, i) ?? cancelledResult(call, reason));
+  });
+}
+
 /** A call's result already known before anything ran (a skip), if any. */
 export function decidedResult(stage: ToolStage, index: number): ToolResultItem | undefined {
   const decision = stage.decisions[index];

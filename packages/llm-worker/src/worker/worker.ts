@@ -2,32 +2,20 @@ import type { LlmClient } from "../llm-client/client.js";
 import type { Usage } from "../llm-client/event.js";
 import { type Item, type MessageItem, userMessage } from "../llm-client/item.js";
 import type { Request } from "../llm-client/request.js";
-import type { Response } from "../llm-client/response.js";
 import type { OutputSpec } from "../structured/output-schema.js";
 import { type Tool, toolDefinition } from "../tool/tool.js";
 import type { BlobStore } from "../tool-output/blob-store.js";
 import type { HistoryResultOptions } from "../tool-output/history-result.js";
 import { createInspectTool, INSPECT_TOOL_NAME } from "../tool-output/inspect-tool.js";
 import { RunTrace } from "../tracing/run-trace.js";
-import { separateDuplicateCalls } from "./duplicate-calls.js";
 import { EventHub } from "./event-hub.js";
 import type { WorkerEvent } from "./events.js";
-import { type Extensions, extensionsOf, firstAction, HookError, stepsOf } from "./hook-runner.js";
-import type {
-  Hook,
-  Interceptor,
-  InterceptorPromptAction,
-  PreRequestAction,
-  PromptAction,
-  PromptSummary,
-  RequestSummary,
-  TurnEndAction,
-} from "./hooks.js";
-import { addUsage, type WorkerResult } from "./result.js";
+import { type Extensions, extensionsOf, firstAction, stepsOf } from "./hook-runner.js";
+import type { Hook, Interceptor, InterceptorPromptAction, PromptAction, PromptSummary } from "./hooks.js";
+import type { WorkerResult } from "./result.js";
+import { failure, type LoopContext, type RunPosition, runLoop } from "./run-loop.js";
 import { RunOutput } from "./run-output.js";
-import { streamTurn } from "./stream-turn.js";
-import { cancelledResult } from "./tool-runner.js";
-import { decidedResult, runToolStage, type ToolStage, unansweredCalls } from "./tool-stage.js";
+import { answerOpenCalls, unansweredCalls } from "./tool-stage.js";
 import { WorkerEvents } from "./worker-events.js";
 
 /** Request settings other than the conversation itself. */
@@ -106,8 +94,6 @@ export interface CacheLockedWorker extends WorkerApi {
   readonly locked: true;
 }
 
-type Stage = { at: "request"; resumeAfterStep?: number } | ({ at: "tools" } & ToolStage);
-
 /**
  * Runs turns (seed 001 lifecycle): prompt-submit hooks, request and stream, every tool call
  * through the before-tool hooks, the allowed ones in parallel, after-tool hooks, loop while the
@@ -121,13 +107,10 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private readonly items: Item[];
   private readonly options: WorkerOptions;
   private paused:
-    | {
-        stage: Stage;
-        turns: number;
-        usage: Usage;
+    | (RunPosition & {
         /** Why the calls are answered if a new run abandons this pause (default: a pause not resumed). */
         abandonedBecause?: string;
-      }
+      })
     | undefined;
   private running = false;
   private lockedFlag = false;
@@ -138,7 +121,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private trace: RunTrace | undefined;
 
   constructor(options: WorkerOptions) {
-    super(new EventHub());
+    super(new EventHub(options.client.scheme));
     this.options = options;
     this.client = options.client;
     this.system = options.system;
@@ -209,7 +192,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
       }
       const submitted = await this.submitPrompt(items);
       if (submitted) return submitted;
-      return this.loop({ at: "request" }, 0, {}, options.signal);
+      return this.loop({ stage: { at: "request" }, turns: 0, usage: {} }, options.signal);
     }) as Promise<WorkerResult<T>>;
   }
 
@@ -219,7 +202,7 @@ export class Worker extends WorkerEvents implements WorkerApi {
     if (!paused) throw new Error("resume(): the worker is not paused");
     return this.exclusive(options, async () => {
       this.paused = undefined;
-      return this.loop(paused.stage, paused.turns, paused.usage, options.signal);
+      return this.loop(paused, options.signal);
     });
   }
 
@@ -258,8 +241,12 @@ export class Worker extends WorkerEvents implements WorkerApi {
   private abandonPause(): void {
     const paused = this.paused;
     this.paused = undefined;
-    if (paused)
-      this.answerOpenCalls(paused.stage, paused.abandonedBecause ?? "the run was paused and not resumed");
+    if (paused?.stage.at === "tools")
+      answerOpenCalls(
+        this.items,
+        paused.stage,
+        paused.abandonedBecause ?? "the run was paused and not resumed",
+      );
   }
 
   /** Prompt-submit hooks; the input enters history unless cancelled. Returns a result only if the run ends here. */
@@ -304,135 +291,33 @@ export class Worker extends WorkerEvents implements WorkerApi {
     return undefined;
   }
 
-  private async loop(
-    start: Stage,
-    startTurns: number,
-    startUsage: Usage,
-    signal?: AbortSignal,
-  ): Promise<WorkerResult> {
-    let stage = start;
-    let turns = startTurns;
-    let usage = startUsage;
-    const maxTurns = this.options.maxTurns ?? 50;
-    const never = new AbortController().signal;
+  /** Runs the loop from `at`, keeping where it paused and the last response's usage. */
+  private async loop(at: RunPosition, signal: AbortSignal | undefined): Promise<WorkerResult> {
+    const ctx: LoopContext = {
+      client: this.client,
+      hub: this.hub,
+      history: this.items,
+      tools: this.tools,
+      extensions: this.extensions,
+      request: () => this.buildRequest(),
+      output: this.output,
+      maxTurns: this.options.maxTurns ?? 50,
+      toolRun: {
+        signal: signal ?? new AbortController().signal,
+        defaultTimeoutMs: this.options.toolTimeoutMs ?? 120_000,
+        ...(this.options.blobStore !== undefined && { blobStore: this.options.blobStore }),
+        ...(this.options.toolOutput !== undefined && { toolOutput: this.options.toolOutput }),
+      },
+      signal,
+      trace: this.trace,
+      previousUsage: this.previousUsage,
+    };
     try {
-      for (;;) {
-        if (signal?.aborted)
-          return { status: "cancelled", reason: "aborted by the caller", by: "signal", usage, turns };
-        if (stage.at === "tools") {
-          const outcome = await runToolStage(stage, {
-            tools: this.tools,
-            extensions: this.extensions,
-            hub: this.hub,
-            run: {
-              signal: signal ?? never,
-              defaultTimeoutMs: this.options.toolTimeoutMs ?? 120_000,
-              ...(this.options.blobStore !== undefined && { blobStore: this.options.blobStore }),
-              ...(this.options.toolOutput !== undefined && { toolOutput: this.options.toolOutput }),
-            },
-            ...(this.trace !== undefined && { trace: this.trace }),
-          });
-          if (outcome.kind === "paused") {
-            this.paused = { stage: { ...stage, resumeAfterStep: outcome.step }, turns, usage };
-            const pendingToolCalls = stage.calls.slice(stage.next);
-            return {
-              status: "paused",
-              reason: outcome.reason,
-              by: outcome.by,
-              pendingToolCalls,
-              usage,
-              turns,
-            };
-          }
-          this.items.push(...outcome.results);
-          if (outcome.kind === "failed") return failed(outcome.error, usage, turns);
-          if (outcome.kind === "aborted")
-            return { status: "cancelled", reason: outcome.reason, by: outcome.by, usage, turns };
-          if (signal?.aborted)
-            return { status: "cancelled", reason: "aborted by the caller", by: "signal", usage, turns };
-          stage = { at: "request" };
-          continue;
-        }
-
-        if (turns >= maxTurns) {
-          const message = `stopped after ${maxTurns} requests in one run (maxTurns); the history is intact, run again to go on`;
-          return { status: "failed", error: { kind: "max_turns", message, maxTurns }, usage, turns };
-        }
-        const request = this.buildRequest();
-        const pre = await this.preRequest(request, turns + 1, usage, stage.resumeAfterStep);
-        if (pre?.action.action === "cancel") {
-          return { status: "cancelled", reason: pre.action.reason ?? "cancelled", by: pre.by, usage, turns };
-        }
-        if (pre?.action.action === "yield") {
-          this.paused = { stage: { at: "request", resumeAfterStep: pre.step }, turns, usage };
-          return {
-            status: "paused",
-            reason: pre.action.reason ?? "yielded",
-            by: pre.by,
-            pendingToolCalls: [],
-            usage,
-            turns,
-          };
-        }
-
-        turns++;
-        this.hub.emit({ type: "turn_start", turn: turns });
-        this.trace?.turn(turns);
-        const send = () =>
-          streamTurn({ client: this.client, hub: this.hub, request, turn: turns, signal, trace: this.trace });
-        const response = await (this.trace ? this.trace.request(request, send) : send());
-        // Before anyone sees the response whole: listeners and the history get the same call ids.
-        const duplicates = separateDuplicateCalls(response);
-        usage = addUsage(usage, response.usage);
-        this.previousUsage = response.usage;
-        this.hub.emit({ type: "turn_end", turn: turns, response });
-        if (response.status === "cancelled") {
-          // Partial text is kept; a half-received reasoning block or tool call could not be sent back.
-          this.items.push(...response.items.filter((item) => item.type === "message" && item.text !== ""));
-          return { status: "cancelled", reason: "aborted by the caller", by: "signal", usage, turns };
-        }
-        if (response.status === "failed") {
-          const error = response.error ?? { kind: "stream" as const, message: "the response failed" };
-          return { status: "failed", error: { kind: "llm", message: error.message, error }, usage, turns };
-        }
-        this.items.push(...response.items);
-        if (response.toolCalls.length > 0) {
-          const decisions: ToolStage["decisions"] = [];
-          for (const [i, result] of duplicates) decisions[i] = { run: false, result };
-          stage = { at: "tools", calls: response.toolCalls, decisions, next: 0 };
-          continue;
-        }
-        const end = await this.turnEnd(response, turns);
-        if (end?.action.action === "continue") {
-          this.items.push(...end.action.items);
-          stage = { at: "request" };
-          continue;
-        }
-        if (end?.action.action === "pause") {
-          this.paused = { stage: { at: "request" }, turns, usage };
-          return {
-            status: "paused",
-            reason: end.action.reason ?? "paused",
-            by: end.by,
-            pendingToolCalls: [],
-            usage,
-            turns,
-          };
-        }
-        const verdict = this.output?.judge(response.text);
-        if (verdict?.kind === "repair") {
-          this.items.push(verdict.message);
-          stage = { at: "request" };
-          continue;
-        }
-        if (verdict?.kind === "invalid") return { status: "failed", error: verdict.error, usage, turns };
-        const output = verdict?.kind === "valid" ? { output: verdict.value } : {};
-        return { status: "finished", text: response.text, usage, turns, response, ...output };
-      }
-    } catch (err) {
-      this.hub.abortOpenBlock(err instanceof Error ? err.message : "failed");
-      this.answerOpenCalls(stage, "the run failed");
-      return failed(err, usage, turns);
+      const end = await runLoop(at, ctx);
+      this.paused = end.paused;
+      return end.result;
+    } finally {
+      this.previousUsage = ctx.previousUsage;
     }
   }
 
@@ -449,58 +334,6 @@ export class Worker extends WorkerEvents implements WorkerApi {
     };
   }
 
-  private preRequest(request: Request, turn: number, usage: Usage, skipThrough: number | undefined) {
-    // Made when the first hook asks, after the interceptors: `itemCount` is what will be sent.
-    let frozen: RequestSummary | undefined;
-    const summary = (): RequestSummary =>
-      (frozen ??= Object.freeze({
-        turn,
-        itemCount: request.items.length,
-        inputTokensSoFar: usage.inputTokens ?? 0,
-      }));
-    const steps = stepsOf<PreRequestAction>(
-      this.extensions,
-      "onPreRequest",
-      async (x) => {
-        const action = await x.onPreRequest?.({ request, turn, usage, previousUsage: this.previousUsage });
-        if (action?.action !== "project") return action;
-        request.items = [...action.items];
-        return undefined;
-      },
-      (x) => x.onPreRequest?.(summary()),
-    );
-    return firstAction("onPreRequest", steps, { ...(skipThrough !== undefined && { skipThrough }) });
-  }
-
-  private turnEnd(response: Response, turn: number) {
-    const summary = Object.freeze({ turn, text: response.text });
-    const steps = stepsOf<TurnEndAction>(
-      this.extensions,
-      "onTurnEnd",
-      (x) => x.onTurnEnd?.({ items: this.items, text: response.text, turn }),
-      (x) => x.onTurnEnd?.(summary),
-    );
-    return firstAction("onTurnEnd", steps, { neutral: (a) => a.action === "finish" });
-  }
-
-  /** Keeps history valid after a failure mid-tools or an abandoned pause: every call gets an answer. */
-  private answerOpenCalls(stage: Stage, reason: string): void {
-    if (stage.at !== "tools") return;
-    // Only results after this stage's calls count: some providers reuse ids across responses.
-    const firstId = stage.calls[0]?.id;
-    let from = this.items.length;
-    while (from > 0) {
-      const item = this.items[--from] as Item;
-      if (item.type === "tool_call" && item.callId === firstId) break;
-    }
-    const answered = new Set(
-      this.items.slice(from).flatMap((item) => (item.type === "tool_result" ? [item.callId] : [])),
-    );
-    stage.calls.forEach((call, i) => {
-      if (!answered.has(call.id)) this.items.push(decidedResult(stage, i) ?? cancelledResult(call, reason));
-    });
-  }
-
   private assertMutable(method: string): void {
     if (this.lockedFlag) throw new Error(`${method}() is not allowed on a cache-locked worker`);
   }
@@ -511,15 +344,7 @@ const INTERRUPTED =
   "the run was interrupted (the process crashed or was killed) before this call was answered";
 
 function failed(err: unknown, usage: Usage, turns: number): WorkerResult {
-  if (err instanceof HookError) {
-    return {
-      status: "failed",
-      error: { kind: "hook", hook: err.hook, stage: err.stage, message: err.message },
-      usage,
-      turns,
-    };
-  }
-  throw err;
+  return { ...failure(err), usage, turns };
 }
 
 function textOf(items: readonly Item[]): string {

@@ -1,8 +1,9 @@
 /** Helpers for the decoder tests: SSE bodies built from Anthropic event payloads, decoded. */
 import { decodeStream } from "../../src/llm-client/decode.js";
 import type { Event } from "../../src/llm-client/event.js";
-import { collectResponse, type Response } from "../../src/llm-client/response.js";
+import type { Response } from "../../src/llm-client/response.js";
 import { anthropicScheme } from "../../src/llm-client/schemes/index.js";
+import { collectResponse } from "../../src/timeline/collect-response.js";
 
 /** An SSE body from event payloads, with `event:` lines as the API sends them. */
 export function sse(...events: Array<Record<string, unknown> | string>): string {

@@ -1,7 +1,8 @@
 import type { Event } from "../../src/llm-client/event.js";
-import { type Response, ResponseAssembler } from "../../src/llm-client/response.js";
+import type { Response } from "../../src/llm-client/response.js";
 import type { Frame } from "../../src/llm-client/scheme.js";
 import { createOpenaiResponsesDecoder } from "../../src/llm-client/schemes/openai-responses/decoder.js";
+import { assembleResponse } from "../../src/timeline/collect-response.js";
 
 /** Hand-written Responses stream events for the decoder tests (shapes as the API sends them). */
 export type Wire = { type: string; [key: string]: unknown };
@@ -15,9 +16,7 @@ export function decode(frames: Array<Wire | string>, opts: { end?: boolean } = {
     decoder.push(frame);
   }
   if (opts.end !== false) decoder.end();
-  const assembler = new ResponseAssembler("openai-responses");
-  for (const e of events) assembler.push(e);
-  return { events, decoder, response: (): Response => assembler.result() };
+  return { events, decoder, response: (): Response => assembleResponse(events, "openai-responses") };
 }
 
 export const RESPONSE = { id: "resp_1", object: "response", model: "gpt-test" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeStream } from "../../llm-client/decode.js";
-import { collectResponse } from "../../llm-client/response.js";
+import { collectResponse } from "../../timeline/collect-response.js";
 import type { ScriptedResponse } from "../script.js";
 import { encodeOpenaiChat } from "./openai-chat.js";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeStream } from "../../llm-client/decode.js";
 import type { StopReason } from "../../llm-client/event.js";
-import { collectResponse, type Response } from "../../llm-client/response.js";
+import type { Response } from "../../llm-client/response.js";
+import { collectResponse } from "../../timeline/collect-response.js";
 import type { ScriptedResponse } from "../script.js";
 import { encodeOpenaiResponses } from "./openai-responses.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { assembleResponse } from "../../../timeline/collect-response.js";
 import type { Event } from "../../event.js";
-import { type Response, ResponseAssembler } from "../../response.js";
+import type { Response } from "../../response.js";
 import { GeminiDecoder } from "./decoder.js";
 
 /** Feeds chunks and ends the body; how Gemini parts become blocks is all these tests look at. */
@@ -13,9 +14,7 @@ function decode(chunks: object[]): Event[] {
 }
 
 function assemble(events: Event[]): Response {
-  const assembler = new ResponseAssembler("gemini");
-  for (const event of events) assembler.push(event);
-  return assembler.result();
+  return assembleResponse(events, "gemini");
 }
 
 const parts = (...list: object[]) => ({

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { assembleResponse, collectResponse } from "../../../timeline/collect-response.js";
 import { decodeStream } from "../../decode.js";
 import type { Event, StatusEvent } from "../../event.js";
-import { collectResponse, type Response, ResponseAssembler } from "../../response.js";
+import type { Response } from "../../response.js";
 import { geminiScheme } from "../index.js";
 import { GeminiDecoder } from "./decoder.js";
 
@@ -16,9 +17,7 @@ function decode(chunks: Array<object | string>, options: { end?: boolean } = {})
 }
 
 function assemble(events: Event[]): Response {
-  const assembler = new ResponseAssembler("gemini");
-  for (const event of events) assembler.push(event);
-  return assembler.result();
+  return assembleResponse(events, "gemini");
 }
 
 function finalStatus(events: Event[]): StatusEvent {

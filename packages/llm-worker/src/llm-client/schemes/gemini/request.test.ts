@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { collectResponse } from "../../../timeline/collect-response.js";
 import { decodeStream } from "../../decode.js";
 import { assistantMessage, type Item, systemMessage, userMessage } from "../../item.js";
 import type { Request } from "../../request.js";
-import { collectResponse } from "../../response.js";
 import { geminiScheme } from "../index.js";
 import { buildGeminiBody } from "./request.js";
 

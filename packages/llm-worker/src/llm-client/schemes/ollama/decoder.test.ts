@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { assembleResponse } from "../../../timeline/collect-response.js";
 import type { Event } from "../../event.js";
-import { ResponseAssembler } from "../../response.js";
 import { createOllamaDecoder } from "./decoder.js";
 
 const MODEL = "qwen3:8b";
@@ -46,9 +46,7 @@ function decode(lines: string[], options: { end?: boolean } = {}): Event[] {
 }
 
 function collect(events: Event[]) {
-  const assembler = new ResponseAssembler("ollama");
-  for (const event of events) assembler.push(event);
-  return assembler.result();
+  return assembleResponse(events, "ollama");
 }
 
 function finalStatus(events: Event[]) {

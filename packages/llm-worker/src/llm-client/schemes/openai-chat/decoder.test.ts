@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { assembleResponse } from "../../../timeline/collect-response.js";
 import type { Event } from "../../event.js";
-import { type Response, ResponseAssembler } from "../../response.js";
+import type { Response } from "../../response.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
 import { createOpenaiChatDecoder } from "./decoder.js";
 import type { OpenaiChatDelta, OpenaiChatUsage } from "./wire.js";
@@ -23,9 +24,7 @@ function toFrame(input: Input): Frame {
 }
 
 function assemble(events: Event[]): Response {
-  const assembler = new ResponseAssembler("openai-chat");
-  for (const event of events) assembler.push(event);
-  return assembler.result();
+  return assembleResponse(events, "openai-chat");
 }
 
 function chunk(delta: OpenaiChatDelta, finishReason: string | null = null, extra: object = {}) {
