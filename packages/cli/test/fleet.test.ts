@@ -111,7 +111,7 @@ function branchFile(branch: string, file: string): string {
 describe("runs on a queue, executed by worker processes", () => {
   it("runs many runs on three workers, pushes each run's branch and stores its verified log", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 9; i += 1)
+    for (let i = 0; i < 30; i += 1)
       ids.push(
         await client.submit({
           repo: `file://${origin}`,

@@ -72,6 +72,8 @@ export {
 } from "./manifest/schema.js";
 export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
 export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
+/** A run's cost at list prices, by the model that answered each turn. */
+export { RunCostMeter, usageCost } from "./manifest/usage-cost.js";
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
 export { MCP_STARTUP_WAIT_MS } from "./mcp/mcp-supervisor.js";
 /** The model's plan (`todo_write`): its shape, and the plain-text form the model and a terminal read. */

@@ -1,5 +1,5 @@
 import type { OutputSchema } from "@yoake/llm-worker";
-import type { Pod, PodRunResult } from "@yoake/pod";
+import { type Pod, type PodRunResult, RunCostMeter } from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO } from "../io.js";
 import type { OutputFormat } from "./output-format.js";
@@ -41,6 +41,8 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
     info: options.verbose,
   });
   const history = () => pod.history;
+  const cost = new RunCostMeter(pod.manifest.model);
+  const stopMeter = pod.listen(cost.observe);
   const stopStream =
     options.format === "stream-json"
       ? pod.listen((event) => {
@@ -69,6 +71,7 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
     }
   } finally {
     stopStream?.();
+    stopMeter();
     stopProgress();
   }
 
@@ -77,6 +80,7 @@ export async function runHeadless(pod: Pod, options: HeadlessOptions, io: CliIO)
     durationMs: Date.now() - started,
     deniedCalls: denied,
     sessionId: pod.sessionId,
+    costUsd: cost.costUsd,
   });
   if (options.format === "text") {
     if (result.status === "finished")
