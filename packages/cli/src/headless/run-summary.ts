@@ -99,7 +99,8 @@ export function failureOf(
   }
 }
 
-function fullUsage(usage: Usage): Required<Usage> {
+/** Every usage key, 0 where the provider reported nothing. */
+export function fullUsage(usage: Usage): Required<Usage> {
   const inputTokens = usage.inputTokens ?? 0;
   const outputTokens = usage.outputTokens ?? 0;
   return {

@@ -1,5 +1,5 @@
 import type { Item } from "@yoake/llm-worker";
-import { type PodEvent, toWireEvent } from "@yoake/pod";
+import { type PodEvent, toWireEvent, type WireEvent } from "@yoake/pod";
 
 /**
  * The JSON line `--output-format stream-json` prints for one Pod event: the event exactly as the
@@ -9,5 +9,10 @@ import { type PodEvent, toWireEvent } from "@yoake/pod";
  */
 export function streamEventLine(event: PodEvent, history: () => readonly Item[]): string | undefined {
   const wire = toWireEvent(event, history);
-  return wire === undefined ? undefined : `${JSON.stringify(wire)}\n`;
+  return wire === undefined ? undefined : wireEventLine(wire);
+}
+
+/** The line for an event already in its wire form (a fleet run's stored events). */
+export function wireEventLine(wire: WireEvent): string {
+  return `${JSON.stringify(wire)}\n`;
 }

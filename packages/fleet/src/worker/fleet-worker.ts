@@ -42,7 +42,13 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const stores = await openFleetStores(options.url, { env: options.env, leaseMs });
   const queue = await RunQueue.open(options.url, { supervise: true });
   const runs = new RunTable(stores.database.pool);
-  const context = { runs, sessions: stores.sessionStore, blobs: stores.blobStore, env: options.env };
+  const context = {
+    pool: stores.database.pool,
+    runs,
+    sessions: stores.sessionStore,
+    blobs: stores.blobStore,
+    env: options.env,
+  };
 
   const handle = async (runId: string): Promise<void> => {
     const run = await runs.claim(runId, id);
