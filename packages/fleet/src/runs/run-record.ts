@@ -171,10 +171,11 @@ export class RunTable {
   }
 
   /** Back to the queue (a provider's limit): any worker takes it up later. */
-  async requeue(id: string): Promise<void> {
+  async requeue(id: string, worker: string): Promise<void> {
+    // Only while this worker still holds it (its job, delayed, is already queued).
     await this.pool.query(
-      "UPDATE yoake_runs SET state = 'queued', worker = NULL, updated_at = now() WHERE id = $1",
-      [id],
+      "UPDATE yoake_runs SET state = 'queued', worker = NULL, updated_at = now() WHERE id = $1 AND worker = $2 AND state = 'running'",
+      [id, worker],
     );
   }
 
