@@ -1,4 +1,9 @@
-import type { MockProvider } from "@yoake/llm-worker/testing";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
+import { type PostgresCluster, startPostgres } from "../test/support/postgres-cluster.js";
 
 /** Rounds of tool calls per benchmark run, and calls per round. */
 export const ROUNDS = 5;
@@ -32,4 +37,54 @@ export function scriptBenchModel(provider: MockProvider): void {
       usage,
     };
   });
+}
+
+/** What both benchmarks run against: a PostgreSQL cluster, the bench model, a bare repository. */
+export interface BenchBed {
+  cluster: PostgresCluster;
+  provider: MockProvider;
+  scratch: string;
+  /** A bare repository with one README on `main`. */
+  origin: string;
+  env: Record<string, string | undefined>;
+  git(cwd: string, ...args: string[]): void;
+  close(): Promise<void>;
+}
+
+export async function startBenchBed(): Promise<BenchBed> {
+  const cluster = await startPostgres();
+  const provider = await startMockProvider();
+  scriptBenchModel(provider);
+  const scratch = await mkdtemp(path.join(tmpdir(), "yoake-fleet-bench-"));
+  const origin = path.join(scratch, "origin.git");
+  const seed = path.join(scratch, "seed");
+  const git = (cwd: string, ...args: string[]) => {
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd, stdio: "pipe" });
+  };
+  git(scratch, "init", "--quiet", "--bare", "--initial-branch=main", origin);
+  git(scratch, "clone", "--quiet", `file://${origin}`, seed);
+  execFileSync("sh", ["-c", "echo '# bench' > README.md"], { cwd: seed });
+  git(seed, "add", ".");
+  git(seed, "commit", "--quiet", "-m", "seed");
+  git(seed, "push", "--quiet", "origin", "HEAD:main");
+  return {
+    cluster,
+    provider,
+    scratch,
+    origin,
+    env: {
+      ...process.env,
+      HOME: path.join(scratch, "home"),
+      XDG_CONFIG_HOME: path.join(scratch, "home", "config"),
+      XDG_STATE_HOME: path.join(scratch, "home", "state"),
+      ANTHROPIC_API_KEY: "bench-key",
+      ANTHROPIC_BASE_URL: provider.baseURLFor("anthropic"),
+    },
+    git,
+    async close() {
+      await provider.close();
+      await cluster.stop();
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
 }

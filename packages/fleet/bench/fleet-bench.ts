@@ -1,18 +1,14 @@
 // The fleet benchmark (not a test): `npm run bench --workspace @yoake/fleet`. Figures go to the
 // package README. Everything real but the model: PostgreSQL in a temp cluster, worker processes,
 // git over file://, the mock provider playing runs of 5 rounds × 3 tool calls.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { startMockProvider } from "@yoake/llm-worker/testing";
 import { Pod, SessionKey } from "@yoake/pod";
 import { testConfig } from "../../pod/test/support/session-test-config.js";
 import { FleetClient, FleetDatabase, PostgresSessionStore } from "../src/index.js";
-import { startPostgres } from "../test/support/postgres-cluster.js";
-import { CALLS, ROUNDS, scriptBenchModel } from "./bench-model.js";
+import { CALLS, ROUNDS, startBenchBed } from "./bench-model.js";
 
 const RUNS_PER_SETTING = Number(process.env.FLEET_BENCH_RUNS ?? 16);
 
@@ -42,28 +38,8 @@ async function appendsPerSecond(url: string, sessions: number): Promise<number> 
 }
 
 async function main(): Promise<void> {
-  const cluster = await startPostgres();
-  const provider = await startMockProvider();
-  scriptBenchModel(provider);
-  const scratch = await mkdtemp(path.join(tmpdir(), "yoake-fleet-bench-"));
-  const origin = path.join(scratch, "origin.git");
-  const seed = path.join(scratch, "seed");
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd, stdio: "pipe" });
-  git(scratch, "init", "--quiet", "--bare", "--initial-branch=main", origin);
-  git(scratch, "clone", "--quiet", `file://${origin}`, seed);
-  execFileSync("sh", ["-c", "echo '# bench' > README.md"], { cwd: seed });
-  git(seed, "add", ".");
-  git(seed, "commit", "--quiet", "-m", "seed");
-  git(seed, "push", "--quiet", "origin", "HEAD:main");
-  const env = {
-    ...process.env,
-    HOME: path.join(scratch, "home"),
-    XDG_CONFIG_HOME: path.join(scratch, "home", "config"),
-    XDG_STATE_HOME: path.join(scratch, "home", "state"),
-    ANTHROPIC_API_KEY: "bench-key",
-    ANTHROPIC_BASE_URL: provider.baseURLFor("anthropic"),
-  };
+  const bed = await startBenchBed();
+  const { cluster, scratch, origin, env, git } = bed;
   const lines: string[] = [];
   try {
     // The same run in a local Pod, on a clone that exists already (files on local disk), measured
@@ -173,9 +149,7 @@ async function main(): Promise<void> {
         `PostgreSQL session store: ${(await appendsPerSecond(appendsUrl, sessions)).toFixed(0)} appends/s with ${sessions} concurrent session${sessions === 1 ? "" : "s"}`,
       );
   } finally {
-    await provider.close();
-    await cluster.stop();
-    await rm(scratch, { recursive: true, force: true });
+    await bed.close();
   }
   console.log(lines.join("\n"));
 }

@@ -1,48 +1,19 @@
-// Where a fleet run's time goes (not a test): `npx tsx --conditions=@yoake/source
-// packages/fleet/bench/run-profile.ts`. One process, runs one at a time, the same run (5 rounds × 3
-// write_file calls against the mock provider) timed part by part, interleaved with a local Pod
-// run so both see the same machine load. Prints medians in ms.
-import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { startMockProvider } from "@yoake/llm-worker/testing";
 import { Pod, toWireEvent } from "@yoake/pod";
 import { openFleetStores } from "../src/index.js";
 import { RunEventWriter } from "../src/runs/run-events.js";
 import { RunTable } from "../src/runs/run-record.js";
 import { ProviderSlots } from "../src/worker/provider-slots.js";
 import { prepareWorkspace } from "../src/worker/workspace.js";
-import { startPostgres } from "../test/support/postgres-cluster.js";
-import { scriptBenchModel } from "./bench-model.js";
+import { startBenchBed } from "./bench-model.js";
 
 const SAMPLES = Number(process.env.PROFILE_RUNS ?? 9);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
-  const cluster = await startPostgres();
-  const provider = await startMockProvider();
-  scriptBenchModel(provider);
-  const scratch = await mkdtemp(path.join(tmpdir(), "yoake-fleet-profile-"));
-  const origin = path.join(scratch, "origin.git");
-  const seed = path.join(scratch, "seed");
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd, stdio: "pipe" });
-  git(scratch, "init", "--quiet", "--bare", "--initial-branch=main", origin);
-  git(scratch, "clone", "--quiet", `file://${origin}`, seed);
-  execFileSync("sh", ["-c", "echo '# bench' > README.md"], { cwd: seed });
-  git(seed, "add", ".");
-  git(seed, "commit", "--quiet", "-m", "seed");
-  git(seed, "push", "--quiet", "origin", "HEAD:main");
-  const env = {
-    ...process.env,
-    HOME: path.join(scratch, "home"),
-    XDG_CONFIG_HOME: path.join(scratch, "home", "config"),
-    XDG_STATE_HOME: path.join(scratch, "home", "state"),
-    ANTHROPIC_API_KEY: "bench-key",
-    ANTHROPIC_BASE_URL: provider.baseURLFor("anthropic"),
-  };
+  const bed = await startBenchBed();
+  const { cluster, scratch, origin, env, git } = bed;
   const url = await cluster.createDatabase("profile");
   const stores = await openFleetStores(url, { env });
   const runs = new RunTable(stores.database.pool);
@@ -121,9 +92,7 @@ async function main(): Promise<void> {
   } finally {
     await slots.close();
     await stores.close();
-    await provider.close();
-    await cluster.stop();
-    await rm(scratch, { recursive: true, force: true });
+    await bed.close();
   }
 }
 
