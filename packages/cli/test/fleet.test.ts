@@ -27,8 +27,8 @@ afterAll(async () => {
 
 const waitFor = (id: string, done: (run: RunRecord) => boolean) => waitForRun(client, id, done);
 
-/** An event's shape: its name and its keys, what a script reading stream-json relies on. */
-const shape = (event: Record<string, unknown>) => `${event.event}(${Object.keys(event).sort().join(",")})`;
+/** An event's shape: its name and its keys in order, what a script reading stream-json relies on. */
+const shape = (event: Record<string, unknown>) => `${event.event}(${Object.keys(event).join(",")})`;
 const lines = (text: string) =>
   text
     .trimEnd()

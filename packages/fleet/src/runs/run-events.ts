@@ -59,7 +59,7 @@ export class RunEventWriter {
         await this.#pool.query(
           `WITH stored AS (
              INSERT INTO yoake_run_events (run, seq, event)
-             SELECT $1, $2 + ordinality - 1, event FROM unnest($3::jsonb[]) WITH ORDINALITY AS batch (event, ordinality)
+             SELECT $1, $2 + ordinality - 1, event FROM unnest($3::json[]) WITH ORDINALITY AS batch (event, ordinality)
              RETURNING 1)
            SELECT pg_notify('${CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`,
           [this.#runId, first, batch.map((event) => JSON.stringify(event))],
