@@ -60,7 +60,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
 
   program
     .command("submit")
-    .description("queue a run and print its id; --follow prints its log as it is written")
+    .description("queue a run and print its id; --follow prints its events as they are stored")
     .argument("<prompt>", "what the agent is asked")
     .option(dbOption, dbHelp)
     .option(
@@ -77,7 +77,10 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
       positiveInteger,
     )
     .option("--patch", "keep the changes as a patch in the result instead of pushing a branch")
-    .option("--follow", "print the run's log entries as JSON lines until it ends or pauses")
+    .option(
+      "--follow",
+      "print the run's events as -p --output-format stream-json does, until it ends or pauses",
+    )
     .action(async (prompt: string, options: SubmitOptions) => {
       const { FleetClient } = await import("@yoake/fleet");
       const client = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
@@ -99,8 +102,10 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
             throw new CliError((error as Error).message);
           });
         io.stdout.write(`${id}\n`);
-        if (options.follow === true) exit(await follow(client, id, options.db ?? "", io, db));
-        else exit(ExitCode.ok);
+        if (options.follow === true) {
+          const { followRun } = await import("./fleet-follow.js");
+          exit(await followRun(client, id, io));
+        } else exit(ExitCode.ok);
       } finally {
         await client.close();
       }
@@ -176,31 +181,6 @@ interface SubmitOptions {
   patch?: true;
   timeout?: number;
   follow?: true;
-}
-
-type Client = Awaited<ReturnType<typeof import("@yoake/fleet")["FleetClient"]["connect"]>>;
-
-async function follow(
-  client: Client,
-  id: string,
-  dbOption: string,
-  io: CliIO,
-  db: (value: string | undefined) => string,
-): Promise<ExitCodeValue> {
-  const { openFleetStores } = await import("@yoake/fleet");
-  const stores = await openFleetStores(db(dbOption === "" ? undefined : dbOption), { env: io.env });
-  try {
-    const run = await client.follow(id, stores.sessionStore, (entry) => {
-      const { type, ...rest } = entry;
-      io.stdout.write(`${JSON.stringify({ event: type, ...rest })}\n`);
-    });
-    io.stdout.write(
-      `${JSON.stringify({ event: "run", id: run.id, state: run.state, ...run.result, permission: run.permission })}\n`,
-    );
-    return run.state === "finished" || run.state === "paused" ? ExitCode.ok : ExitCode.runFailed;
-  } finally {
-    await stores.close();
-  }
 }
 
 /** Runs `connect`, turning a database that cannot be reached into a one-line error. */

@@ -26,7 +26,10 @@ it("stream-json says why it switched models, and stderr warns", async () => {
   f.provider.setHandler((request) =>
     request.scheme === "anthropic"
       ? { fault: "status", status: 404, message: "model: claude-sonnet-5-5", code: "not_found_error" }
-      : { blocks: [{ type: "text", text: "From GPT." }] },
+      : {
+          blocks: [{ type: "text", text: "From GPT." }],
+          usage: { inputTokens: 1_000_000, outputTokens: 100_000 },
+        },
   );
   const out = await f.run(["-p", "hi", "--output-format", "stream-json"]);
   expect(out.exitCode).toBe(0);
@@ -43,6 +46,9 @@ it("stream-json says why it switched models, and stderr warns", async () => {
     error: { kind: "not_found", status: 404 },
   });
   expect(events.at(-1)).toMatchObject({ event: "result", status: "finished", text: "From GPT." });
+  // Priced at the model that answered (gpt-5: $1.25 in, $10 out per million), not the first
+  // model of the chain ($2 in, $10 out: $3.00).
+  expect(events.at(-1)?.costUsd).toBeCloseTo(1.25 + 1, 6);
   expect(out.stderr).toMatch(
     /^yoake: warn: switched to openai-responses\/gpt-5: anthropic\/claude-sonnet-5-5 failed \(.*404.*\); ~\d+ prompt tokens without a cache\n$/,
   );

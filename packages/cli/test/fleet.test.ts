@@ -1,139 +1,73 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import type { ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { FleetClient, openFleetStores, type RunRecord } from "@yoake/fleet";
-import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
+import { type FleetClient, openFleetStores, type RunRecord } from "@yoake/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PostgresCluster, startPostgres } from "../../fleet/test/support/postgres-cluster.js";
 import { runYoake, userTexts } from "./cli-test-kit.js";
+import { ended, type FleetBed, startFleetBed, waitForRun } from "./support/fleet-bed.js";
 
-const BIN = fileURLToPath(new URL("../bin/yoake.js", import.meta.url));
-
-let cluster: PostgresCluster;
-let provider: MockProvider;
-let scratch: string;
-let origin: string;
+let bed: FleetBed;
 let url: string;
-let env: Record<string, string | undefined>;
 let client: FleetClient;
 const workers: ChildProcess[] = [];
-/** Prompts whose first request the provider leaves hanging (the worker gets killed meanwhile). */
-const stallOnce = new Set<string>();
-let toolCalls = 0;
+
+/** The default model (anthropic/claude-sonnet-5-5, $2 in and $10 out per million) for two turns. */
+const RUN_COST = (2 * (1000 * 2 + 100 * 10)) / 1_000_000;
 
 beforeAll(async () => {
-  cluster = await startPostgres();
-  url = await cluster.createDatabase("fleet");
-  provider = await startMockProvider();
-  // A model that writes the file its prompt names ("create <name>"), then says so.
-  provider.setHandler((request) => {
-    const body = request.body as { messages: Array<{ role: string; content: unknown }> };
-    const prompt = userTexts(body)[0] ?? "";
-    if (stallOnce.delete(prompt)) return { fault: "stall" };
-    const last = body.messages[body.messages.length - 1];
-    const answered =
-      Array.isArray(last?.content) &&
-      (last.content as Array<{ type: string }>).some((b) => b.type === "tool_result");
-    const name = /create (\S+)/.exec(prompt)?.[1] ?? "unnamed.txt";
-    if (answered) return { blocks: [{ type: "text", text: `wrote ${name}` }] };
-    toolCalls += 1;
-    return {
-      blocks: [
-        {
-          type: "tool_call",
-          id: `toolu_${toolCalls}`,
-          name: "write_file",
-          arguments: { path: name, content: `made for ${name}\n` },
-        },
-      ],
-    };
-  });
-  scratch = await mkdtemp(path.join(tmpdir(), "yoake-fleet-"));
-  origin = path.join(scratch, "origin.git");
-  const seed = path.join(scratch, "seed");
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-      cwd,
-      stdio: "pipe",
-    }).toString();
-  git(scratch, "init", "--quiet", "--bare", "--initial-branch=main", origin);
-  git(scratch, "clone", "--quiet", `file://${origin}`, seed);
-  execFileSync("sh", ["-c", "echo '# project' > README.md"], { cwd: seed });
-  git(seed, "add", ".");
-  git(seed, "commit", "--quiet", "-m", "seed");
-  git(seed, "push", "--quiet", "origin", "HEAD:main");
-  env = {
-    PATH: process.env.PATH,
-    HOME: path.join(scratch, "home"),
-    XDG_CONFIG_HOME: path.join(scratch, "home", "config"),
-    // One session key for the whole fleet: every worker verifies what the others wrote.
-    XDG_STATE_HOME: path.join(scratch, "home", "state"),
-    ANTHROPIC_API_KEY: "test-anthropic-key",
-    ANTHROPIC_BASE_URL: provider.baseURLFor("anthropic"),
-  };
-  client = await FleetClient.connect(url);
-  for (let i = 0; i < 3; i += 1) startWorker();
+  bed = await startFleetBed();
+  ({ url, client } = await bed.database("fleet"));
+  for (let i = 0; i < 3; i += 1) workers.push(bed.startWorker(url, "--concurrency", "2", "--lease", "3"));
 }, 120_000);
 
 afterAll(async () => {
-  for (const worker of workers) worker.kill("SIGKILL");
-  await client?.close();
-  await provider?.close();
-  await cluster?.stop();
-  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  await bed?.close();
 });
 
-function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, [BIN, "worker", "--db", url, "--concurrency", "2", "--lease", "3"], {
-    env,
-    stdio: ["ignore", "ignore", "ignore"],
-  });
-  workers.push(child);
-  return child;
-}
+const waitFor = (id: string, done: (run: RunRecord) => boolean) => waitForRun(client, id, done);
 
-async function waitForRun(id: string, done: (run: RunRecord) => boolean): Promise<RunRecord> {
-  for (;;) {
-    const run = await client.runs.get(id);
-    if (run !== undefined && done(run)) return run;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const ended = (run: RunRecord) => ["finished", "failed", "cancelled"].includes(run.state);
-
-function branchFile(branch: string, file: string): string {
-  return execFileSync("git", ["show", `${branch}:${file}`], { cwd: origin, stdio: "pipe" }).toString();
-}
+/** An event's shape: its name and its keys in order, what a script reading stream-json relies on. */
+const shape = (event: Record<string, unknown>) => `${event.event}(${Object.keys(event).join(",")})`;
+const lines = (text: string) =>
+  text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("runs on a queue, executed by worker processes", () => {
-  it("runs many runs on three workers, pushes each run's branch and stores its verified log", async () => {
+  it("runs 30 runs on three workers, pushes each run's branch and stores its verified log and cost", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 9; i += 1)
+    for (let i = 0; i < 30; i += 1)
       ids.push(
         await client.submit({
-          repo: `file://${origin}`,
+          repo: `file://${bed.origin}`,
           prompt: `create file-${i}.txt`,
           overrides: { tools: { approve: [] } },
         }),
       );
-    const { sessionStore, close } = await openFleetStores(url, { env });
+    const { sessionStore, close } = await openFleetStores(url, { env: bed.env });
     try {
       for (const [i, id] of ids.entries()) {
-        const run = await waitForRun(id, ended);
+        const run = await waitFor(id, ended);
         expect(run.result).toMatchObject({
           status: "finished",
           answer: `wrote file-${i}.txt`,
           branch: `yoake/${id}`,
+          usage: { inputTokens: 2000, outputTokens: 200 },
+          model: "anthropic/claude-sonnet-5-5",
+          turns: 2,
         });
-        expect(branchFile(`yoake/${id}`, `file-${i}.txt`)).toBe(`made for file-${i}.txt\n`);
-        expect(branchFile(`yoake/${id}`, "README.md")).toBe("# project\n");
+        expect(run.result?.costUsd).toBeCloseTo(RUN_COST, 10);
+        expect(bed.branchFile(`yoake/${id}`, `file-${i}.txt`)).toBe(`made for file-${i}.txt\n`);
+        expect(bed.branchFile(`yoake/${id}`, "README.md")).toBe("# project\n");
+        // The log reads back verified (every line's MAC and the chain checked), one whole run.
         const entries = await sessionStore.read(run.sessionId as string);
-        expect(entries.map((entry) => entry.type)).toEqual(
-          expect.arrayContaining(["session_start", "user_input", "run_start", "item", "run_end"]),
-        );
+        const types = entries.map((entry) => entry.type);
+        expect(types.slice(0, 3)).toEqual(["session_start", "user_input", "run_start"]);
+        expect(types.at(-1)).toBe("run_end");
+        const results = entries.filter((entry) => entry.type === "item" && entry.item.type === "tool_result");
+        expect(results).toHaveLength(1);
       }
     } finally {
       await close();
@@ -141,78 +75,118 @@ describe("runs on a queue, executed by worker processes", () => {
     // Several workers took part.
     const byWorker = new Set((await client.runs.list()).map((run) => run.worker));
     expect(byWorker.size).toBeGreaterThan(1);
-  }, 180_000);
+  }, 300_000);
 
-  it("submit --follow prints the stored log as JSON lines, and runs lists the run", async () => {
+  it("submit --follow prints the run's events as -p --output-format stream-json does, and runs lists it", async () => {
     const out = await runYoake(
-      ["submit", "--db", url, "--repo", `file://${origin}`, "--yes", "--follow", "create followed.txt"],
-      { cwd: scratch, env },
+      ["submit", "--db", url, "--repo", `file://${bed.origin}`, "--yes", "--follow", "create followed.txt"],
+      { cwd: bed.scratch, env: bed.env },
     );
     expect(out.stderr).toBe("");
     expect(out.exitCode).toBe(0);
-    const [id, ...lines] = out.stdout.trimEnd().split("\n");
-    const events = lines.map(
-      (line) => JSON.parse(line) as { event: string; state?: string; branch?: string },
-    );
-    expect(events[0]?.event).toBe("session_start");
-    expect(events.map((event) => event.event)).toContain("run_end");
-    expect(events[events.length - 1]).toMatchObject({
-      event: "run",
-      state: "finished",
-      branch: `yoake/${id}`,
-    });
+    const [id, ...rest] = out.stdout.trimEnd().split("\n");
+    const followed = lines(rest.join("\n"));
 
-    const listed = await runYoake(["runs", "--db", url], { cwd: scratch, env });
+    // The same prompt in a local headless run, in a clone of the same repository.
+    const local = path.join(await mkdtemp(path.join(bed.scratch, "local-")), "repo");
+    execFileSync("git", ["clone", "--quiet", `file://${bed.origin}`, local], { stdio: "pipe" });
+    const headless = await runYoake(
+      ["-p", "create followed.txt", "--output-format", "stream-json", "--yes"],
+      {
+        cwd: local,
+        env: bed.env,
+      },
+    );
+    expect(headless.exitCode).toBe(0);
+    const streamed = lines(headless.stdout);
+    expect(followed.map(shape)).toEqual(streamed.map(shape));
+    expect(followed.at(-1)).toMatchObject({
+      event: "result",
+      status: "finished",
+      isError: false,
+      text: "wrote followed.txt",
+      turns: 2,
+      model: "anthropic/claude-sonnet-5-5",
+    });
+    expect(followed.at(-1)?.costUsd).toBeCloseTo(streamed.at(-1)?.costUsd as number, 10);
+    expect(followed.at(-1)?.usage).toEqual(streamed.at(-1)?.usage);
+    expect(
+      followed
+        .filter((event) => event.event === "text_delta")
+        .map((event) => event.text)
+        .join(""),
+    ).toBe("wrote followed.txt");
+
+    // A follower that comes after the run ended gets every event all the same.
+    const late: Record<string, unknown>[] = [];
+    await client.follow(id as string, (event) => late.push(event as unknown as Record<string, unknown>));
+    expect(late).toEqual(followed.slice(0, -1));
+
+    const listed = await runYoake(["runs", "--db", url], { cwd: bed.scratch, env: bed.env });
     expect(listed.stdout).toMatch(new RegExp(`^${id}  finished .* yoake/${id}$`, "m"));
   }, 120_000);
 
-  it("pauses a run for approval, frees the worker, and resumes it on approve", async () => {
-    const id = await client.submit({ repo: `file://${origin}`, prompt: "create approved.txt" });
-    const paused = await waitForRun(id, (run) => run.state === "paused" || ended(run));
+  it("pauses a run for approval, frees the worker, and resumes it on another worker on approve", async () => {
+    const id = await client.submit({ repo: `file://${bed.origin}`, prompt: "create approved.txt" });
+    const paused = await waitFor(id, (run) => run.state === "paused" || ended(run));
     expect(paused.state).toBe("paused");
     expect(paused.permission?.tool).toBe("write_file");
     expect(paused.worker).toBeUndefined();
+    const pausedBy = paused.workers.at(-1);
+    // The worker that paused it goes away: whichever worker resumes the run reads it from the store.
+    const pauser = bed.workerProcess(pausedBy);
+    expect(pauser).toBeDefined();
+    await bed.stopWorker(pauser as ChildProcess);
+    workers.push(bed.startWorker(url, "--concurrency", "2", "--lease", "3"));
     const answer = await runYoake(
       ["approve", id.slice(0, 20), paused.permission?.callId as string, "allow", "--db", url],
-      {
-        cwd: scratch,
-        env,
-      },
+      { cwd: bed.scratch, env: bed.env },
     );
     expect(answer.stderr).toBe("");
     expect(answer.exitCode).toBe(0);
-    const run = await waitForRun(id, ended);
+    const run = await waitFor(id, ended);
     expect(run.result).toMatchObject({ status: "finished", branch: `yoake/${id}` });
-    expect(branchFile(`yoake/${id}`, "approved.txt")).toBe("made for approved.txt\n");
+    expect(run.workers).toHaveLength(2);
+    expect(run.workers[0]).toBe(pausedBy);
+    expect(run.workers[1]).not.toBe(pausedBy);
+    expect(run.worker).toBe(run.workers[1]);
+    expect(bed.branchFile(`yoake/${id}`, "approved.txt")).toBe("made for approved.txt\n");
+    // Both attempts' requests were priced: two turns in all.
+    expect(run.result?.costUsd).toBeCloseTo(RUN_COST, 10);
 
-    const wrong = await runYoake(["approve", id, "toolu_nope", "deny", "--db", url], { cwd: scratch, env });
+    const wrong = await runYoake(["approve", id, "toolu_nope", "deny", "--db", url], {
+      cwd: bed.scratch,
+      env: bed.env,
+    });
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toMatch(/is finished, not waiting for an approval/);
   }, 120_000);
 
   it("finishes a run whose worker was SIGKILLed mid-run on another worker, from the stored session", async () => {
-    stallOnce.add("create survivor.txt");
+    bed.replies.set("create survivor.txt", [{ fault: "stall" }]);
     const id = await client.submit({
-      repo: `file://${origin}`,
+      repo: `file://${bed.origin}`,
       prompt: "create survivor.txt",
       timeoutSeconds: 5,
       overrides: { tools: { approve: [] } },
     });
-    const running = await waitForRun(id, (run) => run.state === "running" && run.sessionId !== undefined);
+    const running = await waitFor(id, (run) => run.state === "running" && run.sessionId !== undefined);
     // Wait until its first request is in flight (stalled at the provider), then kill that worker.
     for (;;) {
-      if (provider.requests.some((request) => userTexts(request.body)[0] === "create survivor.txt")) break;
+      if (bed.provider.requests.some((request) => userTexts(request.body)[0] === "create survivor.txt"))
+        break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const pid = Number(running.worker?.split(":").pop());
-    const victim = workers.find((worker) => worker.pid === pid);
+    const victim = bed.workerProcess(running.worker);
     expect(victim).toBeDefined();
     victim?.kill("SIGKILL");
-    const run = await waitForRun(id, ended);
+    const run = await waitFor(id, ended);
     expect(run.result).toMatchObject({ status: "finished", branch: `yoake/${id}` });
     expect(run.attempts).toBeGreaterThan(1);
-    expect(branchFile(`yoake/${id}`, "survivor.txt")).toBe("made for survivor.txt\n");
-    const { sessionStore, close } = await openFleetStores(url, { env });
+    expect(run.workers[0]).toBe(running.worker);
+    expect(run.workers.at(-1)).not.toBe(running.worker);
+    expect(bed.branchFile(`yoake/${id}`, "survivor.txt")).toBe("made for survivor.txt\n");
+    const { sessionStore, close } = await openFleetStores(url, { env: bed.env });
     try {
       const entries = await sessionStore.read(run.sessionId as string);
       // One session, one prompt, continued: the restored run went on where the log stopped, and

@@ -1,46 +1,17 @@
 // The fleet benchmark (not a test): `npm run bench --workspace @yoake/fleet`. Figures go to the
 // package README. Everything real but the model: PostgreSQL in a temp cluster, worker processes,
 // git over file://, the mock provider playing runs of 5 rounds × 3 tool calls.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { Pod } from "@yoake/pod";
 import { SessionKey } from "@yoake/pod/session-log";
 import { testConfig } from "../../pod/test/support/session-test-config.js";
 import { FleetClient, FleetDatabase, PostgresSessionStore } from "../src/index.js";
-import { startPostgres } from "../test/support/postgres-cluster.js";
+import { CALLS, ROUNDS, startBenchBed } from "./bench-model.js";
 
-const ROUNDS = 5;
-const CALLS = 3;
 const RUNS_PER_SETTING = Number(process.env.FLEET_BENCH_RUNS ?? 16);
-
-function scriptModel(provider: MockProvider): void {
-  let ids = 0;
-  provider.setHandler((request) => {
-    const body = request.body as { messages: Array<{ role: string; content: unknown }> };
-    const rounds = body.messages.filter(
-      (m) =>
-        Array.isArray(m.content) &&
-        (m.content as Array<{ type: string }>).some((b) => b.type === "tool_result"),
-    ).length;
-    if (rounds >= ROUNDS) return { blocks: [{ type: "text", text: "done" }] };
-    return {
-      blocks: Array.from({ length: CALLS }, (_, i) => {
-        ids += 1;
-        return {
-          type: "tool_call" as const,
-          id: `toolu_${ids}`,
-          name: "write_file",
-          arguments: { path: `out/r${rounds}-c${i}.txt`, content: `round ${rounds} call ${i}\n` },
-        };
-      }),
-    };
-  });
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -68,45 +39,29 @@ async function appendsPerSecond(url: string, sessions: number): Promise<number> 
 }
 
 async function main(): Promise<void> {
-  const cluster = await startPostgres();
-  const provider = await startMockProvider();
-  scriptModel(provider);
-  const scratch = await mkdtemp(path.join(tmpdir(), "yoake-fleet-bench-"));
-  const origin = path.join(scratch, "origin.git");
-  const seed = path.join(scratch, "seed");
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd, stdio: "pipe" });
-  git(scratch, "init", "--quiet", "--bare", "--initial-branch=main", origin);
-  git(scratch, "clone", "--quiet", `file://${origin}`, seed);
-  execFileSync("sh", ["-c", "echo '# bench' > README.md"], { cwd: seed });
-  git(seed, "add", ".");
-  git(seed, "commit", "--quiet", "-m", "seed");
-  git(seed, "push", "--quiet", "origin", "HEAD:main");
-  const env = {
-    ...process.env,
-    HOME: path.join(scratch, "home"),
-    XDG_CONFIG_HOME: path.join(scratch, "home", "config"),
-    XDG_STATE_HOME: path.join(scratch, "home", "state"),
-    ANTHROPIC_API_KEY: "bench-key",
-    ANTHROPIC_BASE_URL: provider.baseURLFor("anthropic"),
-  };
+  const bed = await startBenchBed();
+  const { cluster, scratch, origin, env, git } = bed;
   const lines: string[] = [];
   try {
-    // The same run in a local Pod, on a clone that exists already (files on local disk).
+    // The same run in a local Pod, on a clone that exists already (files on local disk), measured
+    // right before and right after the one-worker batch so the ratio compares like with like on a
+    // machine whose load moves.
     const localDir = path.join(scratch, "local");
     git(scratch, "clone", "--quiet", `file://${origin}`, localDir);
-    const localTimes: number[] = [];
-    for (let i = 0; i < 5; i += 1) {
-      const started = performance.now();
-      const pod = await Pod.create({ cwd: localDir, env, overrides: { tools: { approve: [] } } });
-      const result = await pod.run("write the files");
-      await pod.close();
-      if (result.status !== "finished") throw new Error(`local run ${result.status}`);
-      localTimes.push(performance.now() - started);
-    }
-    const localMs = percentile(localTimes, 50);
-    lines.push(`local Pod, one run (${ROUNDS} rounds × ${CALLS} calls): p50 ${localMs.toFixed(0)} ms`);
-
+    const localP50 = async (): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        const started = performance.now();
+        const pod = await Pod.create({ cwd: localDir, env, overrides: { tools: { approve: [] } } });
+        const result = await pod.run("write the files");
+        await pod.close();
+        if (result.status !== "finished") throw new Error(`local run ${result.status}`);
+        times.push(performance.now() - started);
+      }
+      return percentile(times, 50);
+    };
+    const localBefore = await localP50();
+    let localAfter = Number.NaN;
     let oneWorkerPerRunMs = Number.NaN;
     for (const workers of [1, 2, 4]) {
       const url = await cluster.createDatabase(`bench_${workers}`);
@@ -177,11 +132,16 @@ async function main(): Promise<void> {
       lines.push(
         `${workers} worker${workers === 1 ? "" : "s"}: ${(ids.length / seconds).toFixed(2)} runs/s (${ids.length} runs at once, ${failed.length} not finished); idle submit → first event p50 ${percentile(firstMs, 50).toFixed(0)} ms, p99 ${percentile(firstMs, 99).toFixed(0)} ms`,
       );
-      if (workers === 1) oneWorkerPerRunMs = (seconds * 1000) / ids.length;
+      if (workers === 1) {
+        oneWorkerPerRunMs = (seconds * 1000) / ids.length;
+        localAfter = await localP50();
+      }
       for (const child of children) child.kill("SIGTERM");
       await client.close();
     }
+    const localMs = (localBefore + localAfter) / 2;
     lines.push(
+      `local Pod, one run (${ROUNDS} rounds × ${CALLS} calls): p50 ${localBefore.toFixed(0)} ms before the 1-worker batch, ${localAfter.toFixed(0)} ms after`,
       `fleet cost per run (1 worker, clone + push included) / local Pod: ${(oneWorkerPerRunMs / localMs).toFixed(2)}× (${oneWorkerPerRunMs.toFixed(0)} ms vs ${localMs.toFixed(0)} ms)`,
     );
     const appendsUrl = await cluster.createDatabase("bench_appends");
@@ -190,9 +150,7 @@ async function main(): Promise<void> {
         `PostgreSQL session store: ${(await appendsPerSecond(appendsUrl, sessions)).toFixed(0)} appends/s with ${sessions} concurrent session${sessions === 1 ? "" : "s"}`,
       );
   } finally {
-    await provider.close();
-    await cluster.stop();
-    await rm(scratch, { recursive: true, force: true });
+    await bed.close();
   }
   console.log(lines.join("\n"));
 }

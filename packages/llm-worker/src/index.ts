@@ -16,7 +16,7 @@ export { LlmError } from "./llm-client/errors.js";
 /** A stream's events (one flat union), the usage they report and why a response stopped. */
 export type { ErrorKind, Event, StopReason, Usage } from "./llm-client/event.js";
 /** An `LlmClient` over a chain of models: a request the first cannot serve goes to the next. */
-export { createFallbackClient, type FallbackClientOptions } from "./llm-client/fallback.js";
+export { createFallbackClient, type FallbackClientOptions, type ModelRef } from "./llm-client/fallback.js";
 /** The conversation: a flat list of items, and the helpers that make the common ones. */
 export {
   type ImagePart,

@@ -41,6 +41,8 @@ export type { ManifestLayerInput } from "./manifest/schema.js";
 export type { TrustRequest, TrustRequestKind } from "./manifest/trust.js";
 /** What `Pod.create` does with a project manifest the user has not trusted (`PodOptions.projectTrust`). */
 export type { ProjectTrustPolicy } from "./manifest/trust-gate.js";
+/** A run's cost at list prices, by the model that answered each turn. */
+export { RunCostMeter, usageCost } from "./manifest/usage-cost.js";
 /** The `[[mcp]]` servers' state (`pod.mcpServers()`). */
 export type { McpServerState, McpServerStatus } from "./mcp/mcp-server-status.js";
 /** The model's plan (`todo_write`): its shape, and the plain-text form the model and a terminal read. */

@@ -8,6 +8,7 @@ import type {
   PodRunOptions,
   PodRunResult,
 } from "@yoake/pod";
+import { RunCostMeter } from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO } from "../io.js";
 import type { OutputFormat } from "./output-format.js";
@@ -88,6 +89,8 @@ export async function runHeadless(
     info: options.verbose,
   });
   const history = () => pod.history;
+  const cost = new RunCostMeter(pod.manifest.model);
+  const stopMeter = pod.listen(cost.observe);
   const stopStream =
     options.format === "stream-json"
       ? pod.listen((event) => {
@@ -127,6 +130,7 @@ export async function runHeadless(
     }
   } finally {
     stopStream?.();
+    stopMeter();
     stopProgress();
   }
 
@@ -135,6 +139,7 @@ export async function runHeadless(
     durationMs: Date.now() - started,
     deniedCalls: denied,
     sessionId: pod.sessionId,
+    costUsd: cost.costUsd,
   });
   if (options.format === "text") {
     if (result.status === "finished")

@@ -1,6 +1,5 @@
 import type { Usage } from "@yoake/llm-worker";
 import type { Manifest, PodRunResult } from "@yoake/pod";
-import { usageCost } from "../cost.js";
 
 /** A tool call the headless run refused because it needed the user's approval. */
 export interface DeniedCall {
@@ -54,12 +53,14 @@ export interface SummaryContext {
   durationMs: number;
   deniedCalls: readonly DeniedCall[];
   sessionId?: string | undefined;
+  /** The run's cost, priced turn by turn by the model that answered (`RunCostMeter`). */
+  costUsd?: number | undefined;
 }
 
 /** Builds the summary of a run that has stopped. */
 export function runSummary(result: PodRunResult, context: SummaryContext): RunSummary {
   const { manifest } = context;
-  const cost = usageCost(result.usage, manifest.model.prices);
+  const cost = context.costUsd;
   const error = failureOf(result);
   return {
     event: "result",
@@ -102,7 +103,8 @@ export function failureOf(
   }
 }
 
-function fullUsage(usage: Usage): Required<Usage> {
+/** Every usage key, 0 where the provider reported nothing. */
+export function fullUsage(usage: Usage): Required<Usage> {
   const inputTokens = usage.inputTokens ?? 0;
   const outputTokens = usage.outputTokens ?? 0;
   return {

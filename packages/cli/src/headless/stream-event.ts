@@ -1,6 +1,6 @@
 import type { Item } from "@yoake/llm-worker";
 import type { PodEvent } from "@yoake/pod";
-import { toWireEvent } from "@yoake/pod/protocol";
+import { toWireEvent, type WireEvent } from "@yoake/pod/protocol";
 
 /**
  * The JSON line `--output-format stream-json` prints for one Pod event: the event exactly as the
@@ -10,5 +10,10 @@ import { toWireEvent } from "@yoake/pod/protocol";
  */
 export function streamEventLine(event: PodEvent, history: () => readonly Item[]): string | undefined {
   const wire = toWireEvent(event, history);
-  return wire === undefined ? undefined : `${JSON.stringify(wire)}\n`;
+  return wire === undefined ? undefined : wireEventLine(wire);
+}
+
+/** The line for an event already in its wire form (a fleet run's stored events). */
+export function wireEventLine(wire: WireEvent): string {
+  return `${JSON.stringify(wire)}\n`;
 }

@@ -57,4 +57,18 @@ export const MIGRATIONS: readonly string[] = [
    END $$;
    CREATE TRIGGER yoake_session_entries_notify AFTER INSERT ON yoake_session_entries
      FOR EACH ROW EXECUTE FUNCTION yoake_notify_entry();`,
+  // 4: every worker that took a run, in order, and what its attempts cost; the run's events as
+  // `yoake -p --output-format stream-json` prints them, kept as `json` (the text as written, keys in
+  // their order), which followers read, woken by one NOTIFY per stored batch that the writer sends;
+  // so the per-entry session notification is no longer needed.
+  `ALTER TABLE yoake_runs ADD COLUMN workers text[] NOT NULL DEFAULT '{}',
+     ADD COLUMN cost_usd float8;
+   CREATE TABLE yoake_run_events (
+     run uuid NOT NULL REFERENCES yoake_runs (id),
+     seq integer NOT NULL,
+     event json NOT NULL,
+     PRIMARY KEY (run, seq)
+   );
+   DROP TRIGGER yoake_session_entries_notify ON yoake_session_entries;
+   DROP FUNCTION yoake_notify_entry();`,
 ];

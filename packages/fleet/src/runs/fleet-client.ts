@@ -1,8 +1,7 @@
-import type { LogEntry } from "@yoake/pod/session-log";
-import pg from "pg";
+import type { WireEvent } from "@yoake/pod/protocol";
 import { v7 as newRunId } from "uuid";
 import { FleetDatabase } from "../database/fleet-database.js";
-import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
+import { listenForRunEvents, readRunEvents } from "./run-events.js";
 import { RunQueue } from "./run-queue.js";
 import { type RunRecord, type RunSpec, RunTable } from "./run-record.js";
 
@@ -66,43 +65,28 @@ export class FleetClient {
   }
 
   /**
-   * Calls `onEntry` with every entry of the run's session log, from the first, as they are stored,
-   * until the run ends or pauses; resolves with the run then. Reads from the store, so a follower
-   * that joins late misses nothing; a NOTIFY per stored entry wakes it (and a poll every second
-   * covers a notification lost with a dropped connection).
+   * Calls `onEvent` with every event of the run, from the first, as they are stored: the Pod's
+   * events in the shapes `yoake -p --output-format stream-json` prints, across every worker that
+   * took the run. Resolves with the run once it ends or pauses. Reads from the stored events, so a
+   * follower that joins late misses nothing; the NOTIFY of each stored batch wakes it (and a poll
+   * every second covers a notification lost with a dropped connection).
    */
-  async follow(
-    idOrPrefix: string,
-    sessions: PostgresSessionStore,
-    onEntry: (entry: LogEntry) => void,
-  ): Promise<RunRecord> {
-    const listener = new pg.Client({ connectionString: this.database.url });
-    await listener.connect();
-    let wake: (() => void) | undefined;
-    listener.on("notification", () => wake?.());
-    listener.on("error", () => wake?.());
-    await listener.query("LISTEN yoake_session_entries");
+  async follow(idOrPrefix: string, onEvent: (event: WireEvent) => void): Promise<RunRecord> {
+    const listener = await listenForRunEvents(this.database.url);
     try {
+      const { id } = await this.run(idOrPrefix);
       let next = 1;
       for (;;) {
-        const run = await this.run(idOrPrefix);
-        if (run.sessionId !== undefined) {
-          const entries = await sessions.read(run.sessionId, next);
-          for (const entry of entries) onEntry(entry);
-          next += entries.length;
-        }
-        // The state is read before the entries: a run that ended has all its entries stored.
+        // The state is read before the events: a run that ended has all its events stored.
+        const run = await this.run(id);
+        const events = await readRunEvents(this.database.pool, id, next);
+        for (const { event } of events) onEvent(event);
+        next += events.length;
         if (TERMINAL.has(run.state) || run.state === "paused") return run;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 1000);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        await listener.wait(1000);
       }
     } finally {
-      await listener.end().catch(() => undefined);
+      await listener.close();
     }
   }
 

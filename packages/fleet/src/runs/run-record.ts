@@ -32,6 +32,16 @@ export interface RunOutcome {
   answer?: string;
   error?: string;
   usage?: Usage;
+  /**
+   * US dollars at list prices, over every attempt of the run (each priced by the model that
+   * answered each turn, as `yoake -p --output-format json` prices); absent when the model has no
+   * prices in the catalogue or manifest.
+   */
+  costUsd?: number;
+  /** The model asked (`provider/model`, or `scheme/id`). */
+  model?: string;
+  /** Model requests of the attempt that ended the run. */
+  turns?: number;
   /** `yoake/<run id>`, pushed to the repository, when the run changed files. */
   branch?: string;
   /** The changes as a `git diff` when the run asked for a patch. */
@@ -50,7 +60,10 @@ export interface RunRecord {
   state: RunState;
   spec: RunSpec;
   sessionId?: string;
+  /** The worker holding the run now (or the one that ended it); none while queued or paused. */
   worker?: string;
+  /** Every worker that took the run, in order (`host:pid`): who paused it, who resumed it. */
+  workers: string[];
   attempts: number;
   permission?: PendingPermission;
   decision?: { callId: string; allow: boolean };
@@ -65,7 +78,9 @@ interface RunRow {
   spec: RunSpec;
   session_id: string | null;
   worker: string | null;
+  workers: string[];
   attempts: number;
+  cost_usd: number | null;
   permission: PendingPermission | null;
   decision: { callId: string; allow: boolean } | null;
   result: RunOutcome | null;
@@ -80,6 +95,7 @@ function fromRow(row: RunRow): RunRecord {
     spec: row.spec,
     ...(row.session_id !== null && { sessionId: row.session_id }),
     ...(row.worker !== null && { worker: row.worker }),
+    workers: row.workers,
     attempts: row.attempts,
     ...(row.permission !== null && { permission: row.permission }),
     ...(row.decision !== null && { decision: row.decision }),
@@ -122,7 +138,8 @@ export class RunTable {
   /** A worker took the run; returns false when it is not in a state to be taken (finished, paused). */
   async claim(id: string, worker: string): Promise<RunRecord | undefined> {
     const { rows } = await this.pool.query<RunRow>(
-      `UPDATE yoake_runs SET state = 'running', worker = $2, attempts = attempts + 1, updated_at = now()
+      `UPDATE yoake_runs SET state = 'running', worker = $2, workers = array_append(workers, $2),
+          attempts = attempts + 1, updated_at = now()
         WHERE id = $1 AND state IN ('queued', 'running') RETURNING *`,
       [id, worker],
     );
@@ -154,11 +171,25 @@ export class RunTable {
   }
 
   /** Back to the queue (a provider's limit): any worker takes it up later. */
-  async requeue(id: string): Promise<void> {
+  async requeue(id: string, worker: string): Promise<void> {
+    // Only while this worker still holds it (its job, delayed, is already queued).
     await this.pool.query(
-      "UPDATE yoake_runs SET state = 'queued', worker = NULL, updated_at = now() WHERE id = $1",
-      [id],
+      "UPDATE yoake_runs SET state = 'queued', worker = NULL, updated_at = now() WHERE id = $1 AND worker = $2 AND state = 'running'",
+      [id, worker],
     );
+  }
+
+  /**
+   * Adds what an attempt cost to the run's total and returns the total, or undefined when no
+   * attempt so far was priced.
+   */
+  async addCost(id: string, dollars: number | undefined): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ cost_usd: number | null }>(
+      `UPDATE yoake_runs SET cost_usd = CASE WHEN $2::float8 IS NULL THEN cost_usd ELSE COALESCE(cost_usd, 0) + $2 END
+        WHERE id = $1 RETURNING cost_usd`,
+      [id, dollars ?? null],
+    );
+    return rows[0]?.cost_usd ?? undefined;
   }
 
   /** Stores how the run ended; `worker` keeps naming the worker that ended it. */

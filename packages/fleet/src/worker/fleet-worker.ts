@@ -4,7 +4,7 @@ import type PgBoss from "pg-boss";
 import { RUN_QUEUE, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
-import { acquireProviderSlot } from "./provider-slots.js";
+import { ProviderSlots } from "./provider-slots.js";
 import { executeRun } from "./run-executor.js";
 
 export interface FleetWorkerOptions {
@@ -42,16 +42,28 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const stores = await openFleetStores(options.url, { env: options.env, leaseMs });
   const queue = await RunQueue.open(options.url, { supervise: true });
   const runs = new RunTable(stores.database.pool);
-  const context = { runs, sessions: stores.sessionStore, blobs: stores.blobStore, env: options.env };
+  const slots = new ProviderSlots(options.url);
+  const context = {
+    pool: stores.database.pool,
+    runs,
+    sessions: stores.sessionStore,
+    blobs: stores.blobStore,
+    env: options.env,
+  };
+
+  // The job first, then the state: a run that reads `queued` has its job in the queue.
+  const requeue = async (runId: string, timeoutSeconds: number | undefined, delaySeconds: number) => {
+    await queue.send(runId, timeoutSeconds, delaySeconds);
+    await runs.requeue(runId, id);
+  };
 
   const handle = async (runId: string): Promise<void> => {
     const run = await runs.claim(runId, id);
     if (run === undefined) return; // finished, paused or cancelled meanwhile
     const provider = run.spec.model?.split("/")[0] ?? "default";
-    const slot = await acquireProviderSlot(options.url, provider, options.providerLimit ?? 8);
+    const slot = await slots.acquire(provider, options.providerLimit ?? 8);
     if (slot === undefined) {
-      await runs.requeue(runId);
-      await queue.send(runId, run.spec.timeoutSeconds, 2);
+      await requeue(runId, run.spec.timeoutSeconds, 2);
       return;
     }
     try {
@@ -59,8 +71,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       const execution = await executeRun(run, context);
       if (execution.kind === "paused") log(`run ${runId}: paused for approval`);
       else if (execution.kind === "rate_limited") {
-        await runs.requeue(runId);
-        await queue.send(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
+        await requeue(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
         log(`run ${runId}: rate limited, again in ${execution.retryAfterSeconds} s`);
       } else {
         await runs.finish(runId, execution.outcome);
@@ -71,8 +82,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     } catch (error) {
       if (error instanceof SessionLogError && error.kind === "locked") {
         // Another worker's lease: it is running this session, or it died and the lease will expire.
-        await runs.requeue(runId);
-        await queue.send(runId, run.spec.timeoutSeconds, Math.ceil(leaseMs / 1000));
+        await requeue(runId, run.spec.timeoutSeconds, Math.ceil(leaseMs / 1000));
         log(`run ${runId}: its session is held by another worker, again later`);
         return;
       }
@@ -85,21 +95,25 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
 
   const workers: string[] = [];
   for (let i = 0; i < (options.concurrency ?? 1); i += 1) {
-    workers.push(
-      await queue.boss.work<RunJob>(
-        RUN_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: 0.5 },
-        async (jobs: PgBoss.Job<RunJob>[]) => {
-          for (const job of jobs) await handle(job.data.runId);
-        },
-      ),
+    let lane = "";
+    lane = await queue.boss.work<RunJob>(
+      RUN_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 0.5 },
+      async (jobs: PgBoss.Job<RunJob>[]) => {
+        for (const job of jobs) await handle(job.data.runId);
+        // pg-boss waits out the rest of its polling interval after a short job; a worker that
+        // just finished one looks for the next at once.
+        queue.boss.notifyWorker(lane);
+      },
     );
+    workers.push(lane);
   }
   return {
     id,
     async stop() {
       for (const worker of workers) await queue.boss.offWork({ id: worker }).catch(() => undefined);
       await queue.close();
+      await slots.close();
       await stores.close();
     },
   };

@@ -1,11 +1,13 @@
 import type { ManifestLayerInput, PodRunResult } from "@yoake/pod";
-import { Pod } from "@yoake/pod";
+import { Pod, RunCostMeter } from "@yoake/pod";
+import { toWireEvent } from "@yoake/pod/protocol";
+import type pg from "pg";
 import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
+import { RunEventWriter } from "../runs/run-events.js";
 import type { RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
+import { rateLimitDelay } from "./rate-limit-delay.js";
 import { prepareWorkspace } from "./workspace.js";
-
-const RATE_LIMIT_DELAY_SECONDS = 10;
 
 /** What executing a run came to: an end, a pause for approval, or a provider's limit to wait out. */
 export type Execution =
@@ -14,6 +16,7 @@ export type Execution =
   | { kind: "rate_limited"; retryAfterSeconds: number };
 
 export interface ExecutorContext {
+  pool: pg.Pool;
   runs: RunTable;
   sessions: PostgresSessionStore;
   blobs: PostgresBlobStore;
@@ -25,7 +28,8 @@ export interface ExecutorContext {
  * Runs (or continues) one run in a Pod whose session and blobs are in the database. A run that has
  * a session already continues it from the store: after an approval the paused call asks again and
  * gets the stored answer; after a crashed worker the restored Pod answers the unanswered calls as
- * interrupted and goes on, so no call recorded as done runs again.
+ * interrupted and goes on, so no call recorded as done runs again. The Pod's events are stored
+ * in their stream-json form for followers, and what the attempt cost is added to the run's total.
  */
 export async function executeRun(run: RunRecord, context: ExecutorContext): Promise<Execution> {
   const workspace = await prepareWorkspace(run.spec);
@@ -42,12 +46,28 @@ export async function executeRun(run: RunRecord, context: ExecutorContext): Prom
       blobStore: context.blobs,
       session: run.sessionId ?? "new",
     });
+    const events = await RunEventWriter.open(context.pool, run.id);
+    const cost = new RunCostMeter(pod.manifest.model);
+    const history = () => pod.history;
+    const stopListening = pod.listen((event) => {
+      cost.observe(event);
+      const wire = toWireEvent(event, history);
+      if (wire !== undefined) events.add(wire);
+    });
+    // Every way out of an attempt stores its events and adds its cost first.
+    const settle = async (): Promise<number | undefined> => {
+      stopListening();
+      await events.flush();
+      return context.runs.addCost(run.id, cost.costUsd);
+    };
     try {
       if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId);
       let result = await start(pod, run);
       while (result.permissionRequest !== undefined) {
         const request = result.permissionRequest;
         if (run.decision?.callId !== request.callId) {
+          // Stored before the state says paused: a follower reading `paused` has every event.
+          await settle();
           await context.runs.pause(run.id, {
             callId: request.callId,
             tool: request.tool,
@@ -60,11 +80,23 @@ export async function executeRun(run: RunRecord, context: ExecutorContext): Prom
           run.decision.allow ? "allow_once" : { deny: "denied by the approver" },
         );
       }
+      const totalCost = await settle();
       const retryAfter = rateLimitDelay(result);
       if (retryAfter !== undefined) return { kind: "rate_limited", retryAfterSeconds: retryAfter };
       const delivered = result.status === "finished" ? await workspace.deliver(run.id) : {};
-      return { kind: "ended", outcome: { ...outcomeOf(result), ...delivered } };
+      const model = pod.manifest.model.ref ?? `${pod.manifest.model.scheme}/${pod.manifest.model.id}`;
+      return {
+        kind: "ended",
+        outcome: {
+          ...outcomeOf(result),
+          model,
+          turns: result.turns,
+          ...(totalCost !== undefined && { costUsd: totalCost }),
+          ...delivered,
+        },
+      };
     } finally {
+      stopListening();
       await pod.close();
     }
   } finally {
@@ -99,13 +131,4 @@ function outcomeOf(result: PodRunResult): RunOutcome {
     case "paused":
       return { status: "failed", error: `paused by ${result.by}: ${result.reason}`, usage: result.usage };
   }
-}
-
-/** A run that failed on the provider's rate limit, and the provider's `retry-after`, in seconds. */
-function rateLimitDelay(result: PodRunResult): number | undefined {
-  if (result.status !== "failed" || result.error.kind !== "llm") return undefined;
-  if (result.error.error.status !== 429) return undefined;
-  // The client has already waited out the provider's retry-after on its own retries; the run now
-  // goes back to the queue instead of holding a worker.
-  return RATE_LIMIT_DELAY_SECONDS;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorFromResponse } from "./http-error.js";
+import { describeErrorResponse, errorFromResponse } from "./http-error.js";
 
 describe("errorFromResponse", () => {
   const error = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -74,5 +74,19 @@ describe("errorFromResponse", () => {
       raw: "<html>bad gateway</html>",
     });
     expect(errorFromResponse(503, "", new Headers(), "").message).toBe("Service Unavailable");
+  });
+
+  it("says when a rate limit lifts from retry-after-ms, retry-after seconds or an HTTP date", () => {
+    const now = Date.parse("2026-11-25T02:00:00.000Z");
+    const limited = (headers: Record<string, string>) =>
+      describeErrorResponse(429, "", new Headers(headers), "{}", now).error.resetAt;
+    expect(limited({ "retry-after-ms": "1500" })).toBe("2026-11-25T02:00:01.500Z");
+    expect(limited({ "retry-after": "30" })).toBe("2026-11-25T02:00:30.000Z");
+    expect(limited({ "retry-after": "Wed, 25 Nov 2026 02:01:00 GMT" })).toBe("2026-11-25T02:01:00.000Z");
+    expect(limited({})).toBeUndefined();
+    // The provider's own reset header names the limit's reset; it wins over retry-after.
+    expect(
+      limited({ "retry-after": "30", "anthropic-ratelimit-requests-reset": "2026-11-25T02:05:00Z" }),
+    ).toBe("2026-11-25T02:05:00.000Z");
   });
 });

@@ -3,6 +3,7 @@ import { errorKindFromCode, errorKindFromStatus } from "./error-kind.js";
 import { LlmError } from "./errors.js";
 import type { ErrorKind } from "./event.js";
 import { limitDetails } from "./quota.js";
+import { parseRetryAfter } from "./transport.js";
 
 /**
  * The standard name of an HTTP status. `node:http` is required on an error, not imported: loading
@@ -59,9 +60,12 @@ export function describeErrorResponse(
       ? limitDetails(headers, raw, details.code, message, now)
       : undefined;
   if (limits?.quotaExhausted) kind = "quota_exhausted";
+  // The rate-limit headers name the limit's reset; else `retry-after(-ms)` says when to come back.
+  const retryAfterMs = limits === undefined ? undefined : parseRetryAfter(headers, now);
+  const resetsAt = limits?.resetAt ?? (retryAfterMs === undefined ? undefined : now + retryAfterMs);
   const resetAt =
-    limits?.resetAt !== undefined && (kind === "rate_limit" || kind === "quota_exhausted")
-      ? new Date(limits.resetAt).toISOString()
+    resetsAt !== undefined && (kind === "rate_limit" || kind === "quota_exhausted")
+      ? new Date(resetsAt).toISOString()
       : undefined;
   const error = new LlmError({
     kind,

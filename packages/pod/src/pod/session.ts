@@ -112,7 +112,7 @@ export class PodSession {
     return this.#sessionId;
   }
 
-  /** A restored run that stopped before a request (a pause, a crash) waits for `resume()`. */
+  /** A restored run that stopped before a request (a pause, a crash, a failure) waits for `resume()`. */
   get resumable(): boolean {
     return this.#resumable;
   }
@@ -132,9 +132,11 @@ export class PodSession {
     const lastRun = this.restored?.lastRun.state;
     const last = worker.history.at(-1);
     const answered = last?.type === "message" && last.role === "assistant";
+    // A run that failed before the model answered (a provider's limit) is sent again on resume.
     this.#resumable =
       !worker.isPaused &&
-      (lastRun === "paused" || (lastRun === "interrupted" && last !== undefined && !answered));
+      (lastRun === "paused" ||
+        ((lastRun === "interrupted" || lastRun === "failed") && last !== undefined && !answered));
   }
 
   /** Before a run: the input, as typed and as segments, and the run's start, durable. */

@@ -1,0 +1,100 @@
+import path from "node:path";
+import { Pod } from "@yoake/pod";
+import { toWireEvent } from "@yoake/pod/protocol";
+import { openFleetStores } from "../src/index.js";
+import { RunEventWriter } from "../src/runs/run-events.js";
+import { RunTable } from "../src/runs/run-record.js";
+import { ProviderSlots } from "../src/worker/provider-slots.js";
+import { prepareWorkspace } from "../src/worker/workspace.js";
+import { startBenchBed } from "./bench-model.js";
+
+const SAMPLES = Number(process.env.PROFILE_RUNS ?? 9);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function main(): Promise<void> {
+  const bed = await startBenchBed();
+  const { cluster, scratch, origin, env, git } = bed;
+  const url = await cluster.createDatabase("profile");
+  const stores = await openFleetStores(url, { env });
+  const runs = new RunTable(stores.database.pool);
+  const slots = new ProviderSlots(url);
+  const times: Record<string, number[]> = {};
+  const time = async <T>(part: string, body: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await body();
+    } finally {
+      times[part] = [...(times[part] ?? []), performance.now() - started];
+    }
+  };
+  const overrides = { tools: { approve: [] } };
+  // Statements sent by the stores (each one a round trip and, autocommitted, one transaction).
+  let statements = 0;
+  const query = stores.database.pool.query.bind(stores.database.pool);
+  stores.database.pool.query = ((...args: Parameters<typeof query>) => {
+    statements += 1;
+    return query(...args);
+  }) as typeof query;
+  const statementsPerRun: { run?: number[] } = {};
+  try {
+    const localDir = path.join(scratch, "local");
+    git(scratch, "clone", "--quiet", `file://${origin}`, localDir);
+    for (let i = 0; i < SAMPLES; i += 1) {
+      await time("local Pod: create + run + close (files)", async () => {
+        const pod = await Pod.create({ cwd: localDir, env, overrides });
+        await pod.run("write the files");
+        await pod.close();
+      });
+      await time("fleet run: all parts", async () => {
+        const id = crypto.randomUUID();
+        await runs.insert(id, { repo: `file://${origin}`, prompt: "write the files", overrides });
+        await time("  claim the run", () => runs.claim(id, "profile"));
+        const slot = await time("  provider slot (advisory lock)", () => slots.acquire("anthropic", 8));
+        const workspace = await time("  clone", () =>
+          prepareWorkspace({ repo: `file://${origin}`, prompt: "write the files" }),
+        );
+        const pod = await time("  Pod.create (PostgreSQL stores)", () =>
+          Pod.create({
+            cwd: workspace.dir,
+            env,
+            overrides,
+            sessionStore: stores.sessionStore,
+            blobStore: stores.blobStore,
+          }),
+        );
+        const events = await RunEventWriter.open(stores.database.pool, id);
+        const stop = pod.listen((event) => {
+          const wire = toWireEvent(event, () => pod.history);
+          if (wire !== undefined) events.add(wire);
+        });
+        await runs.setSession(id, pod.sessionId);
+        const before = statements;
+        await time("  pod.run (appends to PostgreSQL)", () => pod.run("write the files"));
+        await events.flush();
+        statementsPerRun.run = [...(statementsPerRun.run ?? []), statements - before];
+        stop();
+        await time("  flush run events", () => events.flush());
+        await time("  pod.close", () => pod.close());
+        const delivered = await time("  commit + push", () => workspace.deliver(id));
+        await time("  store the result", () => runs.finish(id, { status: "finished", ...delivered }));
+        await workspace.dispose();
+        await slot?.release();
+      });
+    }
+    for (const [part, values] of Object.entries(times))
+      console.log(`${median(values).toFixed(1).padStart(8)} ms  ${part}`);
+    const { rows } = await stores.database.pool.query<{ entries: string; events: string }>(
+      `SELECT (SELECT count(*) FROM yoake_session_entries) AS entries, (SELECT count(*) FROM yoake_run_events) AS events`,
+    );
+    console.log(
+      `per run: ${Number(rows[0]?.entries) / SAMPLES} session entries and ${Number(rows[0]?.events) / SAMPLES} events in ${median(statementsPerRun.run ?? [])} statements`,
+    );
+  } finally {
+    await slots.close();
+    await stores.close();
+    await bed.close();
+  }
+}
+
+await main();

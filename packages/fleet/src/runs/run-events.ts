@@ -1,0 +1,129 @@
+import type { WireEvent } from "@yoake/pod/protocol";
+import pg from "pg";
+
+/** The channel a stored batch of run events is announced on; the payload is the run id. */
+const CHANNEL = "yoake_run_events";
+
+/**
+ * The events of one run as the worker executing it records them (the Pod's events in their wire
+ * form, the shapes `yoake -p --output-format stream-json` prints), numbered from 1 across every
+ * worker that takes the run. Events are written in batches: while one insert is in flight, the
+ * events that arrive queue up and go in the next one, so a turn's burst of deltas costs one round
+ * trip, not one per event. Each batch is announced with one NOTIFY in the same statement.
+ */
+export class RunEventWriter {
+  readonly #pool: pg.Pool;
+  readonly #runId: string;
+  #next: number;
+  #pending: WireEvent[] = [];
+  #flushing: Promise<void> | undefined;
+  #failure: unknown;
+
+  private constructor(pool: pg.Pool, runId: string, next: number) {
+    this.#pool = pool;
+    this.#runId = runId;
+    this.#next = next;
+  }
+
+  /** A writer continuing the run's events after those already stored (by an earlier worker). */
+  static async open(pool: pg.Pool, runId: string): Promise<RunEventWriter> {
+    const { rows } = await pool.query<{ last: number | null }>(
+      "SELECT max(seq) AS last FROM yoake_run_events WHERE run = $1",
+      [runId],
+    );
+    return new RunEventWriter(pool, runId, (rows[0]?.last ?? 0) + 1);
+  }
+
+  /** Queues an event; it is stored with the next batch. */
+  add(event: WireEvent): void {
+    this.#pending.push(event);
+    this.#flushing ??= this.#drain();
+  }
+
+  /**
+   * Resolves when every event added so far is stored; rejects with the first failure (a follower
+   * would otherwise see a gap; the run itself goes on, its session log is the record).
+   */
+  async flush(): Promise<void> {
+    while (this.#flushing !== undefined) await this.#flushing;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#pending.length > 0 && this.#failure === undefined) {
+        const batch = this.#pending;
+        this.#pending = [];
+        const first = this.#next;
+        this.#next += batch.length;
+        await this.#pool.query(
+          `WITH stored AS (
+             INSERT INTO yoake_run_events (run, seq, event)
+             SELECT $1, $2 + ordinality - 1, event FROM unnest($3::json[]) WITH ORDINALITY AS batch (event, ordinality)
+             RETURNING 1)
+           SELECT pg_notify('${CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`,
+          [this.#runId, first, batch.map((event) => JSON.stringify(event))],
+        );
+      }
+    } catch (error) {
+      this.#failure = error;
+      this.#pending = [];
+    } finally {
+      this.#flushing = undefined;
+    }
+  }
+}
+
+/** The run's stored events from `fromSeq` on, in order. */
+export async function readRunEvents(
+  pool: pg.Pool,
+  runId: string,
+  fromSeq: number,
+): Promise<Array<{ seq: number; event: WireEvent }>> {
+  const { rows } = await pool.query<{ seq: number; event: WireEvent }>(
+    "SELECT seq, event FROM yoake_run_events WHERE run = $1 AND seq >= $2 ORDER BY seq",
+    [runId, fromSeq],
+  );
+  return rows;
+}
+
+/**
+ * A connection listening for stored batches of run events: `wait` resolves at the next one (any
+ * run's) or after `timeoutMs`, whichever comes first, so a notification lost with a dropped
+ * connection only delays a follower.
+ */
+export async function listenForRunEvents(url: string): Promise<{
+  wait(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}> {
+  const listener = new pg.Client({ connectionString: url });
+  await listener.connect();
+  let wake: (() => void) | undefined;
+  let woken = false;
+  listener.on("notification", () => {
+    woken = true;
+    wake?.();
+  });
+  listener.on("error", () => wake?.());
+  await listener.query(`LISTEN ${CHANNEL}`);
+  return {
+    wait: (timeoutMs) =>
+      new Promise<void>((resolve) => {
+        // A notification that came between two reads counts: the follower reads again at once.
+        if (woken) {
+          woken = false;
+          resolve();
+          return;
+        }
+        const timer = setTimeout(done, timeoutMs);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          woken = false;
+          resolve();
+        }
+        wake = done;
+      }),
+    close: () => listener.end().catch(() => undefined),
+  };
+}
