@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import type { Item, ToolResultItem } from "./item.js";
 
 /**
@@ -65,6 +65,8 @@ function isPortableId(id: string): boolean {
 /** The id as every scheme takes it (see `carryHistory`). */
 export function portableId(id: string): string {
   if (isPortableId(id)) return id;
+  // `node:crypto` is required here, not imported: loading it is a visible part of importing the library.
+  const { createHash } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   return `call_${createHash("sha256").update(id).digest("hex").slice(0, 24)}`;
 }
 

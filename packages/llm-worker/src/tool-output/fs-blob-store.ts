@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Content, JsonValue } from "../tool/tool-output.js";
@@ -38,7 +37,7 @@ export class FsBlobStore implements BlobStore {
     const isText = content.kind === "text";
     const name = id + (isText ? TEXT_EXTENSION : JSON_EXTENSION);
     const data = isText ? content.text : JSON.stringify(content.value);
-    const temporary = join(this.dir, `${name}.${randomBytes(6).toString("hex")}.tmp`);
+    const temporary = join(this.dir, `${name}.${crypto.randomUUID().slice(0, 12)}.tmp`);
     try {
       this.#ready ??= mkdir(this.dir, { recursive: true });
       await this.#ready;

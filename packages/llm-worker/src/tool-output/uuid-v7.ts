@@ -1,5 +1,3 @@
-import { randomFillSync } from "node:crypto";
-
 /**
  * UUID v7 (RFC 9562) without the `uuid` package, whose index loads 20 modules at start-up for one
  * function. Ids made in one process sort in the order they were made: within one millisecond the
@@ -14,7 +12,7 @@ export function uuidV7(now = Date.now()): string {
     lastMs += 1;
     counter = randomBits12();
   }
-  const bytes = randomFillSync(new Uint8Array(16));
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
   const ms = lastMs;
   bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
   bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
@@ -42,5 +40,5 @@ let counter = 0;
 
 /** Starts the counter in the lower half, so a millisecond has room for 2048 ids before overflow. */
 function randomBits12(): number {
-  return (randomFillSync(new Uint16Array(1))[0] as number) & 0x7ff;
+  return (crypto.getRandomValues(new Uint16Array(1))[0] as number) & 0x7ff;
 }

@@ -75,15 +75,9 @@ export async function assemblePod(
   });
   const client = options.client ?? clientForModel(manifest.model, env);
   const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
-  const { shell, warnings: shellWarnings } = await openShell(manifest, options.cwd, env);
-  // Told with the manifest's warnings, which the user reads at start.
-  manifest.warnings.push(...shellWarnings);
-  const commands =
-    shell && new CommandApprovals(manifest.shell.alwaysAsk, shell.sandboxed, manifest.shell.ask);
-  const state = new PodSharedState(
-    new Approvals(manifest.tools.approve, fs, manifest.limits.toolOutputBytes, commands),
-    new ReadTracker(),
-  );
+  // The sandbox probe starts a bwrap process: the session key, the log and the skills are read
+  // meanwhile. `openShell` does not reject (a failed probe is a status), so nothing is left unhandled.
+  const shellOpening = openShell(manifest, options.cwd, env);
   // The hooks raise alerts through the hub, which needs the Worker: they meet through this slot.
   let hub: PodEventHub | undefined;
   const hooks = createShellHooks(manifest.hooks, {
@@ -104,9 +98,19 @@ export async function assemblePod(
   // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
   const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", sessionStore);
   const plan = new PlanBook(opened.restored?.plan);
-  const skills = await discoverSkills(manifest.projectRoot, env);
-  // A skill folder that cannot be read is told where the manifest's own warnings are.
-  manifest.warnings.push(...skills.warnings);
+  const [{ shell, warnings: shellWarnings }, skills] = await Promise.all([
+    shellOpening,
+    discoverSkills(manifest.projectRoot, env),
+  ]);
+  // Told with the manifest's warnings, which the user reads at start (as is a skill folder that
+  // cannot be read).
+  manifest.warnings.push(...shellWarnings, ...skills.warnings);
+  const commands =
+    shell && new CommandApprovals(manifest.shell.alwaysAsk, shell.sandboxed, manifest.shell.ask);
+  const state = new PodSharedState(
+    new Approvals(manifest.tools.approve, fs, manifest.limits.toolOutputBytes, commands),
+    new ReadTracker(),
+  );
   const taskLimits = options.taskLimits ?? DEFAULT_TASK_LIMITS;
   const delegates = (options.child?.depth ?? 0) < taskLimits.maxDepth;
   const tasks = createTaskParent({

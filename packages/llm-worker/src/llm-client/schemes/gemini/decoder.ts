@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
 import type { ErrorInfo, ErrorKind, StopReason, Usage } from "../../event.js";
 import type { BlockOpening } from "../../event-writer.js";
@@ -294,7 +293,7 @@ export class GeminiDecoder extends JsonFrameDecoder {
 
   /** For calls the wire gave no id: unique across responses, so history never holds two alike. */
   private syntheticId(): string {
-    this.idPrefix ??= randomUUID().slice(0, 8);
+    this.idPrefix ??= crypto.randomUUID().slice(0, 8);
     return `call_${this.idPrefix}_${this.idCount++}`;
   }
 }

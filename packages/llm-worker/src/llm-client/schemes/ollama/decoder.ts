@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason, Usage } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
@@ -9,7 +8,7 @@ import { OLLAMA_USAGE_FIELDS, type OllamaUsage } from "./wire.js";
 /** Makes an id for a tool call the wire sent without one. */
 export type CallIdFactory = () => string;
 
-const randomCallId: CallIdFactory = () => `call_${randomUUID()}`;
+const randomCallId: CallIdFactory = () => `call_${crypto.randomUUID()}`;
 
 /**
  * Decodes Ollama's NDJSON chat stream. Ollama sends no block boundaries, so they are synthesized:
