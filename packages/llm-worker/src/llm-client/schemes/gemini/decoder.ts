@@ -3,8 +3,8 @@ import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
 import type { ErrorInfo, ErrorKind, StopReason, Usage } from "../../event.js";
 import type { BlockOpening } from "../../event-writer.js";
 import { JsonFrameDecoder, MalformedFrame } from "../json-frame-decoder.js";
+import { StreamedArguments } from "../streamed-tool-calls.js";
 import { isRecord } from "../wire-json.js";
-import { StreamedArguments } from "./streamed-arguments.js";
 import type {
   GeminiError,
   GeminiFunctionCallResponse,
@@ -205,15 +205,7 @@ export class GeminiDecoder extends JsonFrameDecoder {
 
   private continueStreamedCall(call: GeminiFunctionCallResponse, signature: string | undefined): void {
     const streamed = this.streamedCall as OpenStreamedCall;
-    const pieces = call.partialArgs;
-    if (pieces !== undefined) {
-      if (!Array.isArray(pieces)) throw new MalformedFrame("functionCall.partialArgs is not an array");
-      for (const piece of pieces) {
-        if (!isRecord(piece)) throw new MalformedFrame("a partialArgs entry is not an object");
-        const problem = streamed.args.apply(piece);
-        if (problem !== undefined) throw new MalformedFrame(problem);
-      }
-    }
+    if (call.partialArgs !== undefined) streamed.args.applyAll(call.partialArgs);
     if (signature && !this.blockHasSignature) this.addSignature(signature);
     if (call.willContinue !== true) this.closeStreamedCall();
   }
