@@ -314,8 +314,8 @@ function stringOr(value: unknown): string | undefined {
 
 /**
  * Anthropic's `stop_reason` in the unified set:
- * - `pause_turn` (the API paused a long server-tool turn) → `end_turn`: nothing is left for the
- *   caller to run; sending the response back as it is lets the model continue;
+ * - `pause_turn` (the API paused a long server-tool turn) → `pause_turn`: nothing is left for the
+ *   caller to run, but the turn is not over; sending the response back as it is continues it;
  * - `model_context_window_exceeded` → `max_tokens`: the answer was cut off by a token limit;
  * - a missing or unknown reason → `end_turn`: the message did end (`message_stop` arrived).
  */
@@ -328,6 +328,8 @@ export function anthropicStopReason(raw: string | null): StopReason {
       return "stop_sequence";
     case "tool_use":
       return "tool_use";
+    case "pause_turn":
+      return "pause_turn";
     case "refusal":
       return "refusal";
     default:
