@@ -4,7 +4,7 @@ import type { ErrorInfo, ErrorKind, StopReason, Usage } from "../../event.js";
 import type { BlockOpening } from "../../event-writer.js";
 import { JsonFrameDecoder, MalformedFrame } from "../json-frame-decoder.js";
 import { StreamedArguments } from "../streamed-tool-calls.js";
-import { isRecord } from "../wire-json.js";
+import { isRecord, numberOrUndefined, stringOrUndefined } from "../wire-json.js";
 import type {
   GeminiError,
   GeminiFunctionCallResponse,
@@ -54,7 +54,7 @@ export class GeminiDecoder extends JsonFrameDecoder {
       this.failWithProviderError(c.error);
       return;
     }
-    this.writer.started(optionalString(c.responseId), optionalString(c.modelVersion));
+    this.writer.started(stringOrUndefined(c.responseId), stringOrUndefined(c.modelVersion));
     if (c.usageMetadata !== undefined) {
       if (!isRecord(c.usageMetadata)) throw new MalformedFrame("usageMetadata is not an object");
       this.usage = c.usageMetadata;
@@ -247,7 +247,7 @@ export class GeminiDecoder extends JsonFrameDecoder {
     const e = error as GeminiError;
     const message =
       typeof e.message === "string" && e.message !== "" ? e.message : "Gemini reported an error";
-    const status = optionalString(e.status);
+    const status = stringOrUndefined(e.status);
     const httpStatus = typeof e.code === "number" ? e.code : undefined;
     let kind: ErrorKind = status === undefined ? "invalid_request" : errorKindFromCode(status, message);
     // A status name we do not know says less than the HTTP code beside it.
@@ -289,10 +289,6 @@ export class GeminiDecoder extends JsonFrameDecoder {
     this.idPrefix ??= randomUUID().slice(0, 8);
     return `call_${this.idPrefix}_${this.idCount++}`;
   }
-}
-
-function optionalString(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }
 
 /**
@@ -380,21 +376,17 @@ export function failureKind(name: string | undefined): ErrorKind {
  */
 export function normalizeUsage(raw: GeminiUsageMetadata): Usage {
   const usage: Usage = {};
-  const prompt = count(raw.promptTokenCount);
-  const toolUse = count(raw.toolUsePromptTokenCount);
+  const prompt = numberOrUndefined(raw.promptTokenCount);
+  const toolUse = numberOrUndefined(raw.toolUsePromptTokenCount);
   if (prompt !== undefined || toolUse !== undefined) usage.inputTokens = (prompt ?? 0) + (toolUse ?? 0);
-  const candidates = count(raw.candidatesTokenCount);
-  const thoughts = count(raw.thoughtsTokenCount);
+  const candidates = numberOrUndefined(raw.candidatesTokenCount);
+  const thoughts = numberOrUndefined(raw.thoughtsTokenCount);
   if (candidates !== undefined || thoughts !== undefined)
     usage.outputTokens = (candidates ?? 0) + (thoughts ?? 0);
   if (thoughts !== undefined) usage.reasoningTokens = thoughts;
-  const cached = count(raw.cachedContentTokenCount);
+  const cached = numberOrUndefined(raw.cachedContentTokenCount);
   if (cached !== undefined) usage.cacheReadInputTokens = cached;
-  const total = count(raw.totalTokenCount);
+  const total = numberOrUndefined(raw.totalTokenCount);
   if (total !== undefined) usage.totalTokens = total;
   return usage;
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
 }

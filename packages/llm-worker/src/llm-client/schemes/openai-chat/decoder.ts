@@ -3,6 +3,7 @@ import type { ErrorInfo, Event, StopReason, Usage } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
 import { JsonFrameDecoder } from "../json-frame-decoder.js";
 import { ToolCallStreams } from "../streamed-tool-calls.js";
+import { numberOrUndefined, stringOrUndefined } from "../wire-json.js";
 import type { OpenaiChatChoice, OpenaiChatChunk, OpenaiChatDelta, OpenaiChatUsage } from "./wire.js";
 
 /**
@@ -237,10 +238,6 @@ function isUsage(value: unknown): value is OpenaiChatUsage {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function stringOrUndefined(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
 function isTextOrAbsent(value: unknown): boolean {
   return value === undefined || value === null || typeof value === "string";
 }
@@ -284,8 +281,4 @@ export function normalizeOpenaiChatUsage(raw: OpenaiChatUsage): Usage {
   if (cacheWrite !== undefined) usage.cacheCreationInputTokens = cacheWrite;
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
   return usage;
-}
-
-function numberOrUndefined(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
 }
