@@ -194,7 +194,7 @@ describe("a paused server-tool turn", () => {
   it(`is continued at most ${MAX_PAUSED_CONTINUATIONS} times in a row, then taken as the answer`, async () => {
     const mock = provider();
     const pausedParts = Array.from({ length: MAX_PAUSED_CONTINUATIONS + 3 }, (_, i) => ({
-      blocks: [{ type: "text" as const, text: `part ${i}. ` }],
+      blocks: [{ type: "text" as const, text: `part ${i}.` }],
       stopReason: "pause_turn" as const,
     }));
     mock.enqueue(...pausedParts);
