@@ -89,6 +89,7 @@ function unified(r: Response): string {
   switch (r.stopReason) {
     case "end_turn":
     case "stop_sequence":
+    case "pause_turn":
       return r.toolCalls.length > 0 ? "tool-calls" : "stop";
     case "tool_use":
       return "tool-calls";

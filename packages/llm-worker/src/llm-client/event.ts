@@ -20,8 +20,19 @@ export type Event =
   | BlockStopEvent
   | BlockAbortEvent;
 
-/** Why the model stopped, the same set for every provider. */
-export type StopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "refusal" | "error";
+/**
+ * Why the model stopped, the same set for every provider. `pause_turn`: the provider paused a long
+ * turn of its own server tools (Anthropic); the turn is not over, and sending the response back as
+ * it is, as the last message, lets the model continue it (the Worker does so by itself).
+ */
+export type StopReason =
+  | "end_turn"
+  | "max_tokens"
+  | "stop_sequence"
+  | "tool_use"
+  | "pause_turn"
+  | "refusal"
+  | "error";
 
 export type ResponseStatus = "started" | "completed" | "cancelled" | "failed";
 

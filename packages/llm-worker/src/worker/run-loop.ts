@@ -30,7 +30,22 @@ export interface RunPosition {
   stage: Stage;
   turns: number;
   usage: Usage;
+  /** The provider paused its server-tool turn and the loop is continuing it (see `continuation`). */
+  pausedTurn?: PausedTurn;
 }
+
+/** A paused turn being continued: how many responses in a row paused, and their text so far. */
+export interface PausedTurn {
+  pauses: number;
+  text: string;
+}
+
+/**
+ * How many paused responses in a row the loop continues. Anthropic pauses a turn after some
+ * iterations of its server tools (ten by default); a provider that pauses every response would
+ * otherwise spend the whole `maxTurns` budget without an answer.
+ */
+export const MAX_PAUSED_CONTINUATIONS = 5;
 
 /** What one run works on. `history` is the Worker's own list, appended to as the run goes. */
 export interface LoopContext {
@@ -88,7 +103,12 @@ export async function runLoop(start: RunPosition, ctx: LoopContext): Promise<Loo
 /** The run's result at `at`; with `pausedAt`, where `resume()` goes on from. */
 function ended(at: RunPosition, outcome: Outcome, pausedAt?: Stage): LoopEnd {
   const result = { ...outcome, usage: at.usage, turns: at.turns } as WorkerResult;
-  return pausedAt ? { result, paused: { stage: pausedAt, turns: at.turns, usage: at.usage } } : { result };
+  if (!pausedAt) return { result };
+  const { pausedTurn } = at;
+  return {
+    result,
+    paused: { stage: pausedAt, turns: at.turns, usage: at.usage, ...(pausedTurn && { pausedTurn }) },
+  };
 }
 
 /** The tool calls of a response, through the tool hooks; their results enter history. */
@@ -144,17 +164,43 @@ async function modelRound(at: RunPosition, ctx: LoopContext): Promise<Next> {
     return ended(at, { status: "failed", error: { kind: "llm", message: error.message, error } });
   }
   ctx.history.push(...response.items);
+  const pausedTurn = at.pausedTurn;
+  delete at.pausedTurn;
+  if (response.stopReason === "pause_turn" && response.toolCalls.length === 0) {
+    const continued = continuation(pausedTurn, response);
+    if (continued.pauses <= MAX_PAUSED_CONTINUATIONS) {
+      at.pausedTurn = continued;
+      return { next: { at: "request" } };
+    }
+  }
   if (response.toolCalls.length > 0) {
     const decisions: ToolStage["decisions"] = [];
     for (const [i, result] of duplicates) decisions[i] = { run: false, result };
     return { next: { at: "tools", calls: response.toolCalls, decisions, next: 0 } };
   }
-  return answerRound(at, response, ctx);
+  // A continued turn's answer is everything the model said in it, the paused parts first.
+  return answerRound(at, response, ctx, (pausedTurn?.text ?? "") + response.text);
 }
 
-/** An answer with no tool calls: the turn-end hooks may continue or pause; else it is judged. */
-async function answerRound(at: RunPosition, response: Response, ctx: LoopContext): Promise<Next> {
-  const after = await turnEnd(ctx, response, at.turns);
+/**
+ * The provider paused a long server-tool turn (`pause_turn`): its content is already in history,
+ * last, so the next request, with no message added, lets the model go on where it stopped (as
+ * Anthropic documents). Each continuation is a turn of its own. After `MAX_PAUSED_CONTINUATIONS`
+ * pauses in a row the response is taken as the answer; the history keeps the paused content, so a
+ * later run continues from it.
+ */
+function continuation(before: PausedTurn | undefined, response: Response): PausedTurn {
+  return { pauses: (before?.pauses ?? 0) + 1, text: (before?.text ?? "") + response.text };
+}
+
+/** An answer with no tool calls: the turn-end hooks may continue or pause; else `text` is judged. */
+async function answerRound(
+  at: RunPosition,
+  response: Response,
+  ctx: LoopContext,
+  text: string,
+): Promise<Next> {
+  const after = await turnEnd(ctx, text, at.turns);
   if (after?.action.action === "continue") {
     ctx.history.push(...after.action.items);
     return { next: { at: "request" } };
@@ -162,14 +208,14 @@ async function answerRound(at: RunPosition, response: Response, ctx: LoopContext
   if (after?.action.action === "pause") {
     return ended(at, pausedBy(after.action.reason ?? "paused", after.by), { at: "request" });
   }
-  const verdict = ctx.output?.judge(response.text);
+  const verdict = ctx.output?.judge(text);
   if (verdict?.kind === "repair") {
     ctx.history.push(verdict.message);
     return { next: { at: "request" } };
   }
   if (verdict?.kind === "invalid") return ended(at, { status: "failed", error: verdict.error });
   const output = verdict?.kind === "valid" ? { output: verdict.value } : {};
-  return ended(at, { status: "finished", text: response.text, response, ...output });
+  return ended(at, { status: "finished", text, response, ...output });
 }
 
 function pausedBy(reason: string, by: string, pendingToolCalls: ToolCall[] = []): Outcome {
@@ -224,12 +270,12 @@ function preRequest(ctx: LoopContext, request: Request, at: RunPosition, skipThr
   return firstAction("onPreRequest", steps, { ...(skipThrough !== undefined && { skipThrough }) });
 }
 
-function turnEnd(ctx: LoopContext, response: Response, turn: number) {
-  const summary = Object.freeze({ turn, text: response.text });
+function turnEnd(ctx: LoopContext, text: string, turn: number) {
+  const summary = Object.freeze({ turn, text });
   const steps = stepsOf<TurnEndAction>(
     ctx.extensions,
     "onTurnEnd",
-    (x) => x.onTurnEnd?.({ items: ctx.history, text: response.text, turn }),
+    (x) => x.onTurnEnd?.({ items: ctx.history, text, turn }),
     (x) => x.onTurnEnd?.(summary),
   );
   return firstAction("onTurnEnd", steps, { neutral: (a) => a.action === "finish" });

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RawReply } from "../../src/testing/index.js";
+import { MAX_PAUSED_CONTINUATIONS } from "../../src/worker/run-loop.js";
 import { bodyOf, useMockProvider, workerOn } from "./tools-harness.js";
 
 const provider = useMockProvider();
@@ -13,11 +14,19 @@ const provider = useMockProvider();
 const fixtureRoot =
   process.env.YOAKE_FIXTURES ?? resolve(import.meta.dirname, "../../../../../shared/fixtures/providers");
 
-/** The recorded Anthropic web search (JSON lines, one event each) as the SSE stream the API sends. */
-function anthropicWebSearchReply(): RawReply {
+/**
+ * The recorded Anthropic web search (JSON lines, one event each) as the SSE stream the API sends;
+ * with `stopReason`, the message ends with that `stop_reason` instead of the recorded one.
+ */
+function anthropicWebSearchReply(stopReason?: string): RawReply {
   const lines = readFileSync(join(fixtureRoot, "anthropic", "web-search-citations.chunks.txt"), "utf8")
     .split("\n")
-    .filter((line) => line.trim() !== "");
+    .filter((line) => line.trim() !== "")
+    .map((line) =>
+      stopReason === undefined
+        ? line
+        : line.replace('"stop_reason":"end_turn"', `"stop_reason":"${stopReason}"`),
+    );
   const sse = lines.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`);
   return { raw: sse.join(""), contentType: "text/event-stream" };
 }
@@ -141,5 +150,73 @@ describe("provider web search", () => {
     await workerOn(mock, "anthropic", { generation: { cache: false } }).run("hi");
     expect(bodyOf(mock, 0).tools).toEqual([{ type: "web_search" }]);
     expect(bodyOf(mock, 1).tools).toBeUndefined();
+  });
+});
+
+/** Anthropic's `pause_turn`: a long server-tool turn the API paused, which the Worker continues. */
+describe("a paused server-tool turn", () => {
+  type Message = { role: string; content: Array<Record<string, unknown>> };
+
+  it("is continued by a request that ends with the paused content, in the same run", async () => {
+    const mock = provider();
+    mock.enqueue(anthropicWebSearchReply("pause_turn"), {
+      blocks: [{ type: "text", text: " And that is all." }],
+    });
+    const worker = workerOn(mock, "anthropic", { generation: { webSearch: {} } });
+
+    const result = await worker.run("What is in the tech news today?");
+    expect(result.status).toBe("finished");
+    expect(result.turns).toBe(2);
+    expect(mock.requests).toHaveLength(2);
+    if (result.status !== "finished") return;
+    expect(result.response.stopReason).toBe("end_turn");
+    // Both parts of the turn are the answer: the paused one first.
+    expect(result.text.endsWith(" And that is all.")).toBe(true);
+    expect(result.text.length).toBeGreaterThan(" And that is all.".length);
+
+    const messages = bodyOf(mock, 1).messages as Message[];
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    const paused = messages[1]?.content ?? [];
+    expect(paused[0]).toEqual({
+      type: "server_tool_use",
+      id: "srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k",
+      name: "web_search",
+      input: { query: "tech news today September 26 2025" },
+    });
+    expect(paused[1]?.type).toBe("web_search_tool_result");
+    const recorded = readFileSync(join(fixtureRoot, "anthropic", "web-search-citations.chunks.txt"), "utf8");
+    expect(recorded).toContain(JSON.stringify(paused[1]?.content));
+    expect(bodyOf(mock, 1).tools).toEqual(bodyOf(mock, 0).tools);
+    // No user message was added: history holds the question, then the one turn in two parts.
+    expect(worker.history.filter((item) => item.type === "message" && item.role === "user")).toHaveLength(1);
+  });
+
+  it(`is continued at most ${MAX_PAUSED_CONTINUATIONS} times in a row, then taken as the answer`, async () => {
+    const mock = provider();
+    const pausedParts = Array.from({ length: MAX_PAUSED_CONTINUATIONS + 3 }, (_, i) => ({
+      blocks: [{ type: "text" as const, text: `part ${i}.` }],
+      stopReason: "pause_turn" as const,
+    }));
+    mock.enqueue(...pausedParts);
+    const worker = workerOn(mock, "anthropic", { generation: { webSearch: {} } });
+
+    const result = await worker.run("Search a lot.");
+    const requests = MAX_PAUSED_CONTINUATIONS + 1;
+    expect(mock.requests).toHaveLength(requests);
+    expect(result).toMatchObject({ status: "finished", turns: requests });
+    if (result.status !== "finished") return;
+    expect(result.response.stopReason).toBe("pause_turn");
+    expect(result.text).toBe(
+      pausedParts
+        .slice(0, requests)
+        .map((part) => part.blocks[0]?.text)
+        .join(""),
+    );
+    // Each continuation sent the history so far and nothing else: the last message is the model's.
+    const last = (bodyOf(mock, requests - 1).messages as Message[]).at(-1);
+    expect(last?.role).toBe("assistant");
+    expect(last?.content.map((block) => block.text)).toEqual(
+      pausedParts.slice(0, requests - 1).map((part) => part.blocks[0]?.text),
+    );
   });
 });

@@ -21,7 +21,7 @@ describe("anthropic decoder: stop reasons", () => {
     ["stop_sequence", "stop_sequence"],
     ["tool_use", "tool_use"],
     ["refusal", "refusal"],
-    ["pause_turn", "end_turn"],
+    ["pause_turn", "pause_turn"],
     ["model_context_window_exceeded", "max_tokens"],
     ["a_reason_added_later", "end_turn"],
   ])("maps %s to %s and keeps the raw value", async (raw, unified) => {

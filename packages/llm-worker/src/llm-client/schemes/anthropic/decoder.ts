@@ -2,7 +2,7 @@ import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason, UsageEvent } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
 import { JsonFrameDecoder } from "../json-frame-decoder.js";
-import { isRecord } from "../wire-json.js";
+import { isRecord, numberOrUndefined, stringOrUndefined } from "../wire-json.js";
 
 /** How the open wire block is decoded; the deltas it accepts follow from it. */
 type BlockKind =
@@ -108,7 +108,7 @@ class AnthropicDecoder extends JsonFrameDecoder {
       return;
     }
     this.messageStarted = true;
-    this.writer.started(stringOr(message.id), stringOr(message.model));
+    this.writer.started(stringOrUndefined(message.id), stringOrUndefined(message.model));
     if (isRecord(message.usage)) {
       this.usage = { ...message.usage };
       this.writer.usage(normalizeAnthropicUsage(this.usage));
@@ -163,7 +163,7 @@ class AnthropicDecoder extends JsonFrameDecoder {
         return "server_tool_use";
       default: {
         // `*_tool_result` blocks and unknown types: the whole block arrives in the start.
-        const toolUseId = stringOr(block.tool_use_id) ?? stringOr(block.id) ?? "";
+        const toolUseId = stringOrUndefined(block.tool_use_id) ?? stringOrUndefined(block.id) ?? "";
         w.openBlock({
           blockType: "server_tool_result",
           toolUseId,
@@ -280,9 +280,9 @@ class AnthropicDecoder extends JsonFrameDecoder {
 
   private onError(event: Json): void {
     const error = isRecord(event.error) ? event.error : {};
-    const code = stringOr(error.type);
-    const message = stringOr(error.message) ?? "the provider reported an error";
-    const requestId = stringOr(event.request_id);
+    const code = stringOrUndefined(error.type);
+    const message = stringOrUndefined(error.message) ?? "the provider reported an error";
+    const requestId = stringOrUndefined(event.request_id);
     this.writer.fail(
       {
         kind: errorKindFromCode(code, message),
@@ -308,14 +308,10 @@ function serverToolInput(block: OpenBlock): unknown {
   return block.start.input ?? {};
 }
 
-function stringOr(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
 /**
  * Anthropic's `stop_reason` in the unified set:
- * - `pause_turn` (the API paused a long server-tool turn) → `end_turn`: nothing is left for the
- *   caller to run; sending the response back as it is lets the model continue;
+ * - `pause_turn` (the API paused a long server-tool turn) → `pause_turn`: nothing is left for the
+ *   caller to run, but the turn is not over; sending the response back as it is continues it;
  * - `model_context_window_exceeded` → `max_tokens`: the answer was cut off by a token limit;
  * - a missing or unknown reason → `end_turn`: the message did end (`message_stop` arrived).
  */
@@ -328,6 +324,8 @@ export function anthropicStopReason(raw: string | null): StopReason {
       return "stop_sequence";
     case "tool_use":
       return "tool_use";
+    case "pause_turn":
+      return "pause_turn";
     case "refusal":
       return "refusal";
     default:
@@ -340,12 +338,12 @@ export function anthropicStopReason(raw: string | null): StopReason {
  * part of the prompt, so the whole prompt is it plus cache reads plus cache writes.
  */
 export function normalizeAnthropicUsage(raw: Readonly<Record<string, unknown>>): Omit<UsageEvent, "type"> {
-  const uncached = count(raw.input_tokens);
-  const cacheRead = count(raw.cache_read_input_tokens);
-  const cacheCreation = count(raw.cache_creation_input_tokens);
-  const output = count(raw.output_tokens);
+  const uncached = numberOrUndefined(raw.input_tokens);
+  const cacheRead = numberOrUndefined(raw.cache_read_input_tokens);
+  const cacheCreation = numberOrUndefined(raw.cache_creation_input_tokens);
+  const output = numberOrUndefined(raw.output_tokens);
   const details = raw.output_tokens_details as { thinking_tokens?: unknown } | null | undefined;
-  const reasoning = details ? count(details.thinking_tokens) : undefined;
+  const reasoning = details ? numberOrUndefined(details.thinking_tokens) : undefined;
 
   const usage: Omit<UsageEvent, "type"> = { raw };
   if (uncached !== undefined || cacheRead !== undefined || cacheCreation !== undefined)
@@ -372,8 +370,4 @@ export function overlayUsage(
     if (value !== null && value !== undefined) next[key] = value;
   }
   return next;
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
 }

@@ -310,4 +310,25 @@ describe("buildAnthropicBody: history", () => {
     expect(messages[1]?.content).toEqual([{ type: "tool_use", id: "t", name: "clock", input: {} }]);
     expect(messages[2]?.content).toEqual([{ type: "tool_result", tool_use_id: "t" }]);
   });
+
+  it("trims the whitespace that ends a final assistant turn (a paused turn sent back), only there", () => {
+    const paused = (text: string): Item[] => [
+      userMessage("go "),
+      assistantMessage("Searching. "),
+      assistantMessage(text),
+    ];
+    expect(body({ items: paused("Next: \n") }).messages.at(-1)?.content).toEqual([
+      { type: "text", text: "Searching. " },
+      { type: "text", text: "Next:" },
+    ]);
+    expect(body({ items: paused(" \n") }).messages.at(-1)?.content).toEqual([
+      { type: "text", text: "Searching. " },
+    ]);
+    const user = body({ items: [userMessage("hi "), assistantMessage("a "), userMessage("b ")] }).messages;
+    expect(user.map((message) => message.content[0])).toMatchObject([
+      { text: "hi " },
+      { text: "a " },
+      { text: "b " },
+    ]);
+  });
 });

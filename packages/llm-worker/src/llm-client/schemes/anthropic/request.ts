@@ -124,7 +124,8 @@ export interface ConvertedHistory {
  * - reasoning, redacted reasoning and server tool blocks are only sent back when they came from
  *   this scheme (or have no recorded origin), byte-exact; thinking without a signature is dropped
  *   because the API rejects it;
- * - empty text blocks are dropped (the API rejects them);
+ * - empty text blocks are dropped (the API rejects them), and so is the whitespace that ends a
+ *   final assistant turn (`trimFinalAssistantText`);
  * - assistant citations are not sent back: the response form of a citation carries fields the
  *   request form rejects (`file_id`), and the cited text is already in the block.
  */
@@ -183,7 +184,27 @@ export function convertHistory(items: readonly Item[]): ConvertedHistory {
         break;
     }
   }
+  trimFinalAssistantText(messages);
   return { leadingSystem, messages };
+}
+
+/**
+ * History that ends with the model's own turn (a `pause_turn` sent back to be continued) ends the
+ * request with it, and the API rejects final assistant content that ends with whitespace: its last
+ * text block is trimmed at the end, and dropped if nothing is left.
+ */
+function trimFinalAssistantText(messages: AnthropicMessageParam[]): void {
+  const last = messages[messages.length - 1];
+  if (last?.role !== "assistant" || last.content[last.content.length - 1]?.type !== "text") return;
+  // Echoed blocks are server tool blocks: a text block of an assistant turn is one we built.
+  const block = last.content[last.content.length - 1] as AnthropicTextBlockParam;
+  const text = block.text.trimEnd();
+  if (text !== "") {
+    block.text = text;
+    return;
+  }
+  last.content.pop();
+  if (last.content.length === 0) messages.pop();
 }
 
 function pushMessage(

@@ -2,8 +2,8 @@ import { errorKindFromCode, errorKindFromStatus } from "../../error-kind.js";
 import type { ErrorInfo, ErrorKind, StopReason, Usage } from "../../event.js";
 import type { BlockOpening } from "../../event-writer.js";
 import { JsonFrameDecoder, MalformedFrame } from "../json-frame-decoder.js";
-import { isRecord } from "../wire-json.js";
-import { StreamedArguments } from "./streamed-arguments.js";
+import { StreamedArguments } from "../streamed-tool-calls.js";
+import { isRecord, numberOrUndefined, stringOrUndefined } from "../wire-json.js";
 import type {
   GeminiError,
   GeminiFunctionCallResponse,
@@ -53,7 +53,7 @@ export class GeminiDecoder extends JsonFrameDecoder {
       this.failWithProviderError(c.error);
       return;
     }
-    this.writer.started(optionalString(c.responseId), optionalString(c.modelVersion));
+    this.writer.started(stringOrUndefined(c.responseId), stringOrUndefined(c.modelVersion));
     if (c.usageMetadata !== undefined) {
       if (!isRecord(c.usageMetadata)) throw new MalformedFrame("usageMetadata is not an object");
       this.usage = c.usageMetadata;
@@ -204,15 +204,7 @@ export class GeminiDecoder extends JsonFrameDecoder {
 
   private continueStreamedCall(call: GeminiFunctionCallResponse, signature: string | undefined): void {
     const streamed = this.streamedCall as OpenStreamedCall;
-    const pieces = call.partialArgs;
-    if (pieces !== undefined) {
-      if (!Array.isArray(pieces)) throw new MalformedFrame("functionCall.partialArgs is not an array");
-      for (const piece of pieces) {
-        if (!isRecord(piece)) throw new MalformedFrame("a partialArgs entry is not an object");
-        const problem = streamed.args.apply(piece);
-        if (problem !== undefined) throw new MalformedFrame(problem);
-      }
-    }
+    if (call.partialArgs !== undefined) streamed.args.applyAll(call.partialArgs);
     if (signature && !this.blockHasSignature) this.addSignature(signature);
     if (call.willContinue !== true) this.closeStreamedCall();
   }
@@ -254,7 +246,7 @@ export class GeminiDecoder extends JsonFrameDecoder {
     const e = error as GeminiError;
     const message =
       typeof e.message === "string" && e.message !== "" ? e.message : "Gemini reported an error";
-    const status = optionalString(e.status);
+    const status = stringOrUndefined(e.status);
     const httpStatus = typeof e.code === "number" ? e.code : undefined;
     let kind: ErrorKind = status === undefined ? "invalid_request" : errorKindFromCode(status, message);
     // A status name we do not know says less than the HTTP code beside it.
@@ -296,10 +288,6 @@ export class GeminiDecoder extends JsonFrameDecoder {
     this.idPrefix ??= crypto.randomUUID().slice(0, 8);
     return `call_${this.idPrefix}_${this.idCount++}`;
   }
-}
-
-function optionalString(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }
 
 /**
@@ -387,21 +375,17 @@ export function failureKind(name: string | undefined): ErrorKind {
  */
 export function normalizeUsage(raw: GeminiUsageMetadata): Usage {
   const usage: Usage = {};
-  const prompt = count(raw.promptTokenCount);
-  const toolUse = count(raw.toolUsePromptTokenCount);
+  const prompt = numberOrUndefined(raw.promptTokenCount);
+  const toolUse = numberOrUndefined(raw.toolUsePromptTokenCount);
   if (prompt !== undefined || toolUse !== undefined) usage.inputTokens = (prompt ?? 0) + (toolUse ?? 0);
-  const candidates = count(raw.candidatesTokenCount);
-  const thoughts = count(raw.thoughtsTokenCount);
+  const candidates = numberOrUndefined(raw.candidatesTokenCount);
+  const thoughts = numberOrUndefined(raw.thoughtsTokenCount);
   if (candidates !== undefined || thoughts !== undefined)
     usage.outputTokens = (candidates ?? 0) + (thoughts ?? 0);
   if (thoughts !== undefined) usage.reasoningTokens = thoughts;
-  const cached = count(raw.cachedContentTokenCount);
+  const cached = numberOrUndefined(raw.cachedContentTokenCount);
   if (cached !== undefined) usage.cacheReadInputTokens = cached;
-  const total = count(raw.totalTokenCount);
+  const total = numberOrUndefined(raw.totalTokenCount);
   if (total !== undefined) usage.totalTokens = total;
   return usage;
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
 }

@@ -2,6 +2,7 @@ import { errorKindFromCode } from "../../error-kind.js";
 import type { ErrorInfo, Event, StopReason, UsageEvent } from "../../event.js";
 import type { Frame, StreamDecoder } from "../../scheme.js";
 import { JsonFrameDecoder } from "../json-frame-decoder.js";
+import { stringOrUndefined } from "../wire-json.js";
 import {
   contentIndexOf,
   itemOf,
@@ -9,7 +10,6 @@ import {
   outputIndexOf,
   responseOf,
   stringField,
-  stringOr,
   summaryIndexOf,
 } from "./output-items.js";
 import type {
@@ -78,7 +78,7 @@ class OpenaiResponsesDecoder extends JsonFrameDecoder {
       case "response.in_progress":
       case "response.queued": {
         const response = responseOf(event);
-        this.writer.started(stringOr(response.id), stringOr(response.model));
+        this.writer.started(stringOrUndefined(response.id), stringOrUndefined(response.model));
         return;
       }
       case "response.output_item.added":
@@ -162,7 +162,7 @@ class OpenaiResponsesDecoder extends JsonFrameDecoder {
     // A failed response's unfinished item is aborted (by the writer), not kept as if complete.
     if (failed) this.items.forget();
     else this.items.closeItem();
-    this.writer.started(stringOr(response.id), stringOr(response.model));
+    this.writer.started(stringOrUndefined(response.id), stringOrUndefined(response.model));
     if (typeof response.usage === "object" && response.usage !== null) {
       this.writer.usage(normalizeUsage(response.usage));
     }
@@ -203,8 +203,11 @@ class OpenaiResponsesDecoder extends JsonFrameDecoder {
 export function errorFromEvent(event: WireErrorEvent): ErrorInfo {
   // The API reference puts code/message at the top level; the live API nests them in `error`.
   const nested = typeof event.error === "object" && event.error !== null ? event.error : undefined;
-  const code = nested ? (stringOr(nested.code) ?? stringOr(nested.type)) : stringOr(event.code);
-  const message = stringOr(nested ? nested.message : event.message) ?? "the provider reported an error";
+  const code = nested
+    ? (stringOrUndefined(nested.code) ?? stringOrUndefined(nested.type))
+    : stringOrUndefined(event.code);
+  const message =
+    stringOrUndefined(nested ? nested.message : event.message) ?? "the provider reported an error";
   return {
     kind: errorKindFromCode(code, message),
     message,
@@ -216,8 +219,8 @@ export function errorFromEvent(event: WireErrorEvent): ErrorInfo {
 /** The error of a `response.failed` that no `error` event announced; `raw` is `response.error`. */
 export function errorFromFailedResponse(response: WireResponse): ErrorInfo {
   const error = response.error ?? undefined;
-  const code = stringOr(error?.code);
-  const message = stringOr(error?.message) ?? "the response failed";
+  const code = stringOrUndefined(error?.code);
+  const message = stringOrUndefined(error?.message) ?? "the response failed";
   return {
     kind: code !== undefined ? errorKindFromCode(code, message) : "server",
     message,

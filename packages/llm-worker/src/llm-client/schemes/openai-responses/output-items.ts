@@ -1,5 +1,6 @@
 import type { EventWriter } from "../../event-writer.js";
 import { MalformedFrame } from "../json-frame-decoder.js";
+import { stringOrUndefined } from "../wire-json.js";
 import type {
   WireOutputContentPart,
   WireOutputFunctionCall,
@@ -61,7 +62,7 @@ export class OutputItemBlocks {
 
   itemAdded(outputIndex: number, item: WireOutputItem): void {
     this.closeItem();
-    const itemId = stringOr(item.id);
+    const itemId = stringOrUndefined(item.id);
     switch (item.type) {
       case "message":
         this.item = { kind: "message", outputIndex, itemId, nextContentIndex: 0 };
@@ -130,14 +131,14 @@ export class OutputItemBlocks {
         if (text !== "") this.writer.delta({ kind: "thinking", text });
         // The finished item is the one to send back: its encrypted content, or none.
         const encryptedContent = typeof r.encrypted_content === "string" ? r.encrypted_content : null;
-        const itemId = stringOr(r.id) ?? current.itemId;
+        const itemId = stringOrUndefined(r.id) ?? current.itemId;
         this.writer.closeBlock({ ...(itemId !== undefined && { itemId }), summary, encryptedContent });
         return;
       }
       case "function_call": {
         const call = item as WireOutputFunctionCall;
         this.argumentsDone(call.arguments, current);
-        const itemId = stringOr(call.id) ?? current.itemId;
+        const itemId = stringOrUndefined(call.id) ?? current.itemId;
         this.writer.closeBlock(itemId !== undefined ? { itemId } : undefined);
         return;
       }
@@ -197,7 +198,7 @@ export class OutputItemBlocks {
   private reasoningItem(outputIndex: number, itemId: unknown): ReasoningItem {
     const open = this.item;
     if (open?.kind === "reasoning" && open.outputIndex === outputIndex) return open;
-    this.itemAdded(outputIndex, { type: "reasoning", id: stringOr(itemId) } as WireOutputItem);
+    this.itemAdded(outputIndex, { type: "reasoning", id: stringOrUndefined(itemId) } as WireOutputItem);
     return this.item as unknown as ReasoningItem;
   }
 
@@ -270,7 +271,7 @@ export class OutputItemBlocks {
     if (message?.kind !== "message" || message.outputIndex !== outputIndex) {
       // A part with no `output_item.added` before it: synthesize the message item.
       this.closeItem();
-      message = { kind: "message", outputIndex, itemId: stringOr(itemId), nextContentIndex: 0 };
+      message = { kind: "message", outputIndex, itemId: stringOrUndefined(itemId), nextContentIndex: 0 };
       this.item = message;
     }
     this.closePart();
@@ -320,10 +321,6 @@ function kindOf(item: WireOutputItem): OpenItem["kind"] {
  * Checked reads of the fields the decoder relies on. The stream is untrusted input: a field of the
  * wrong type throws `MalformedFrame`, which the decoder turns into a stream failure.
  */
-
-export function stringOr(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
 
 export function stringField(value: unknown, name: string): string {
   if (typeof value !== "string") throw new MalformedFrame(`${name} is not a string`);
