@@ -8,10 +8,7 @@ export {
   PROTOCOL_VERSION,
   type ProtocolErrorCode,
   type ResultOf,
-  type WireEvent,
-  type WireEventName,
-  type WireEventOf,
-  type WireRunResult,
   type WireStatus,
 } from "./protocol/messages.js";
 export { podSocketPath } from "./protocol/socket-path.js";
+export type { WireEvent, WireEventName, WireEventOf, WireRunResult } from "./protocol/wire-events.js";

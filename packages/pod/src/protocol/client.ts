@@ -12,10 +12,8 @@ import {
   type ProtocolErrorCode,
   type RequestId,
   type ResultOf,
-  type WireEvent,
-  type WireEventName,
-  type WireEventOf,
 } from "./messages.js";
+import type { WireEvent, WireEventName, WireEventOf } from "./wire-events.js";
 
 export interface PodClientOptions {
   /** Sent in `hello`; the Pod names the client with it (e.g. in a shutdown reason). */

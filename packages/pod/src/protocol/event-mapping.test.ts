@@ -6,7 +6,8 @@ import type { Item, Response, ToolCall } from "@yoake/llm-worker";
 import { describe, expect, it } from "vitest";
 import type { PodEvent } from "../pod/events.js";
 import { toWireEvent, toWireRunResult } from "./event-mapping.js";
-import { clientRequestSchema, wireEventSchema } from "./messages.js";
+import { clientRequestSchema } from "./messages.js";
+import { wireEventSchema } from "./wire-events.js";
 
 const call: ToolCall = {
   id: "c1",

@@ -1,6 +1,6 @@
 import type { Item, Usage, WorkerResult } from "@yoake/llm-worker";
 import type { PodEvent } from "../pod/events.js";
-import type { WireError, WireEvent, WireRunResult } from "./messages.js";
+import type { WireError, WireEvent, WireRunResult } from "./wire-events.js";
 
 /**
  * A Pod event as the protocol sends it, or undefined for events clients do not need (the

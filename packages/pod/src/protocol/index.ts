@@ -27,16 +27,8 @@ export {
   type RequestId,
   type ResultOf,
   resultResponseSchema,
-  type ServerMessage,
   type StartedRun,
-  serverMessageSchema,
-  type WireError,
-  type WireEvent,
-  type WireEventName,
-  type WireEventOf,
-  type WireRunResult,
   type WireStatus,
-  wireEventSchema,
 } from "./messages.js";
 export { PodProtocolServer, type ProtocolServerOptions, type ShutdownOptions } from "./protocol-server.js";
 export type { ServedPod } from "./served-pod.js";
@@ -48,3 +40,13 @@ export {
   projectSocketPath,
   SocketInUseError,
 } from "./socket-path.js";
+export {
+  type ServerMessage,
+  serverMessageSchema,
+  type WireError,
+  type WireEvent,
+  type WireEventName,
+  type WireEventOf,
+  type WireRunResult,
+  wireEventSchema,
+} from "./wire-events.js";

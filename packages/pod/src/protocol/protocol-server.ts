@@ -8,8 +8,9 @@ import {
   type ConnectionOptions,
 } from "./connection.js";
 import { failedRunResult, toWireEvent } from "./event-mapping.js";
-import { PROTOCOL_VERSION, type RequestId, type WireEvent, type WireStatus } from "./messages.js";
+import { PROTOCOL_VERSION, type RequestId, type WireStatus } from "./messages.js";
 import type { ServedPod } from "./served-pod.js";
+import type { WireEvent } from "./wire-events.js";
 
 export interface ProtocolServerOptions extends ConnectionOptions {
   /** How long a shutdown waits for the cancelled run to end before closing anyway (default 10 s). */

@@ -6,13 +6,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import {
-  clientRequestSchema,
-  type MethodName,
-  methodResultSchemas,
-  type RequestId,
-  serverMessageSchema,
-} from "./messages.js";
+import { clientRequestSchema, type MethodName, methodResultSchemas, type RequestId } from "./messages.js";
+import { serverMessageSchema } from "./wire-events.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const readme = readFileSync(path.resolve(here, "../../README.md"), "utf8");

@@ -15,7 +15,7 @@ import {
   useServedPods,
 } from "../../test/support/protocol-test-kit.js";
 import { connectPod, PodProtocolError } from "./client.js";
-import type { WireEvent } from "./messages.js";
+import type { WireEvent } from "./wire-events.js";
 
 const bed = usePodTestbed();
 const serve = useServedPods(bed);

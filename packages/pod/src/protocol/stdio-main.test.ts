@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { answer, toolCall, usePodTestbed } from "../../test/support/pod-test-kit.js";
 import { gate, recordEvents, until } from "../../test/support/protocol-test-kit.js";
 import { PodClient } from "./client.js";
-import { serverMessageSchema } from "./messages.js";
+import { serverMessageSchema } from "./wire-events.js";
 
 const bed = usePodTestbed();
 const here = path.dirname(fileURLToPath(import.meta.url));

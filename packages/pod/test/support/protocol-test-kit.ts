@@ -9,9 +9,9 @@ import { afterEach, expect } from "vitest";
 import type { Pod } from "../../src/pod.js";
 import { connectPod, type PodClient, type PodClientOptions } from "../../src/protocol/client.js";
 import { LineSplitter } from "../../src/protocol/line-splitter.js";
-import { serverMessageSchema, type WireEvent, wireEventSchema } from "../../src/protocol/messages.js";
 import type { ServedPod } from "../../src/protocol/served-pod.js";
 import { type PodServer, type ServePodOptions, servePod } from "../../src/protocol/server.js";
+import { serverMessageSchema, type WireEvent, wireEventSchema } from "../../src/protocol/wire-events.js";
 import type { PodTestbed } from "./pod-test-kit.js";
 
 export interface Served {
