@@ -22,11 +22,24 @@ function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case "pod_event":
       return onPodEvent(state, action.event, action.at);
+    case "busy":
+      return {
+        ...state,
+        busy: action.busy,
+        // A paused run's clock goes on when it is answered; a run that ended starts the next anew.
+        runStartedAt: action.busy
+          ? (state.runStartedAt ?? action.at)
+          : state.permission === undefined
+            ? undefined
+            : state.runStartedAt,
+      };
     case "submitted":
-      return append(
-        { ...state, awaitingOwnRunStart: true, activity: "running", runStartedAt: action.at },
-        (id) => ({ kind: "user", id, text: action.text, done: true }),
-      );
+      return append({ ...state, awaitingOwnRunStart: true }, (id) => ({
+        kind: "user",
+        id,
+        text: action.text,
+        done: true,
+      }));
     case "tool_results": {
       const byCall = new Map(action.results.map((result) => [result.callId, result]));
       return mapLive(state, (entry) => {
@@ -41,7 +54,7 @@ function reduce(state: UiState, action: UiAction): UiState {
       return onSettled(state, action.status, action.error);
     case "approval_abandoned":
       return notice(
-        finishLive({ ...state, permission: undefined, activity: "idle", awaitingOwnRunStart: false }),
+        finishLive({ ...state, permission: undefined, runStartedAt: undefined, awaitingOwnRunStart: false }),
         "warn",
         "Cancelled: the call waiting for approval was not run. The session goes on.",
       );
@@ -67,14 +80,8 @@ const PROGRESS_KEPT_CHARS = 4000;
 function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
   switch (event.type) {
     case "run_start": {
-      const started: UiState = {
-        ...state,
-        runSeq: state.runSeq + 1,
-        turn: 0,
-        activity: "running",
-        runStartedAt: state.awaitingOwnRunStart ? (state.runStartedAt ?? at) : at,
-        awaitingOwnRunStart: false,
-      };
+      // Whether the Pod is busy is the controller's to say (`busy`), not this event's.
+      const started: UiState = { ...state, runSeq: state.runSeq + 1, turn: 0, awaitingOwnRunStart: false };
       // Another client's run: its input is shown as this client would have shown its own.
       if (state.awaitingOwnRunStart) return started;
       return append(started, (id) => ({ kind: "user", id, text: displayUserText(event.input), done: true }));
@@ -170,8 +177,10 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       return notice(state, "warn", capitalized(fallbackLabel(event)));
     case "run_end": {
       const { result } = event;
-      if (result.status === "paused") return { ...state, activity: "idle" };
-      const ended = finishLive({ ...state, activity: "idle", runStartedAt: undefined });
+      // The Pod may still be finishing the run (writing its log): the controller's `busy` says when
+      // it is free, so a command typed once "ready" shows is never refused.
+      if (result.status === "paused") return state;
+      const ended = finishLive(state);
       if (result.status === "finished") return ended;
       if (result.status === "failed") return notice(ended, "error", `Failed: ${result.error.message}`);
       const cause = result.by === "signal" ? "" : ` by ${result.by}: ${result.reason}`;
@@ -188,14 +197,13 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       }));
     case "permission_request": {
       const { type: _type, ...request } = event;
-      const waiting = { ...state, permission: request, activity: "awaiting_approval" as const };
+      const waiting = { ...state, permission: request };
       return updateCard(waiting, request.callId, (card) => ({ ...card, phase: "awaiting_approval" }));
     }
     case "permission_resolved": {
       const cleared: UiState = {
         ...state,
         permission: state.permission?.id === event.id ? undefined : state.permission,
-        activity: state.activity === "awaiting_approval" ? "running" : state.activity,
       };
       const { decision } = event;
       if (decision === "abandoned")
@@ -229,10 +237,10 @@ function onSettled(state: UiState, status: string | undefined, error: string | u
   if (error !== undefined) settled = notice(settled, "error", error);
   if (status === "paused") {
     if (settled.permission !== undefined) return settled;
-    return notice({ ...settled, activity: "idle" }, "info", "The run paused. Send a message to go on.");
+    return notice(settled, "info", "The run paused. Send a message to go on.");
   }
   // A run that threw, or whose end was not seen, still ends here: nothing stays half shown.
-  return finishLive({ ...settled, activity: "idle", runStartedAt: undefined, permission: undefined });
+  return finishLive({ ...settled, permission: undefined });
 }
 
 /** Every live entry final; calls that never ran say so. */

@@ -80,6 +80,12 @@ export type Entry =
 /** What the session is doing, for the status bar and for which keys mean what. */
 export type Activity = "idle" | "running" | "awaiting_approval";
 
+/** What the status bar shows: an approval asked for first, then whether the Pod is busy. */
+export function activityOf(state: Pick<UiState, "busy" | "permission">): Activity {
+  if (state.permission !== undefined) return "awaiting_approval";
+  return state.busy ? "running" : "idle";
+}
+
 /** Tokens of the session: whole responses summed, plus the response streaming now. */
 export interface SessionUsage {
   total: Usage;
@@ -95,8 +101,9 @@ export interface UiState {
   committed: readonly Entry[];
   /** Entries after the first one still changing; small, re-rendered as events arrive. */
   live: readonly Entry[];
-  activity: Activity;
-  /** `Date.now()` when the current run started. */
+  /** The Pod is busy: set by the controller's `busy` action alone (see `activityOf`). */
+  busy: boolean;
+  /** `Date.now()` when the current run started (kept while a paused run waits for approval). */
   runStartedAt?: number;
   /** Counts runs, so block and card ids stay unique when a provider reuses indices or call ids. */
   runSeq: number;
@@ -118,7 +125,7 @@ export interface UiState {
 export const initialUiState: UiState = {
   committed: [],
   live: [],
-  activity: "idle",
+  busy: false,
   runSeq: 0,
   turn: 0,
   usage: { total: {} },
