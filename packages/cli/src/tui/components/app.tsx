@@ -96,6 +96,7 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
           <StatusBar
             activity={activityOf(state)}
             usage={state.usage}
+            {...(state.retry !== undefined && { retry: state.retry })}
             {...(state.runStartedAt !== undefined && { runStartedAt: state.runStartedAt })}
             {...(pod.manifest?.model !== undefined && { model: pod.manifest.model })}
             {...(pod.manifest?.generation?.effort !== undefined && {

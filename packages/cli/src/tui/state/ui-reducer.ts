@@ -1,7 +1,6 @@
 import type { Item } from "@yoake/llm-worker";
 import type { PodEvent } from "@yoake/pod";
 import { fallbackLabel } from "../../fallback-label.js";
-import { retryLabel } from "../../retry-label.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
 import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
 import { nextSubagentState } from "./subagent-state.js";
@@ -20,10 +19,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 
 function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
-    case "pod_event":
-      return onPodEvent(state, action.event, action.at);
-    case "busy":
-      return {
+    case "pod_event": {
+      const next = onPodEvent(state, action.event, action.at);
+      return next.retry !== undefined && RESUMES_STREAM.has(action.event.type) ? withoutRetry(next) : next;
+    }
+    case "busy": {
+      const next = {
         ...state,
         busy: action.busy,
         // A paused run's clock goes on when it is answered; a run that ended starts the next anew.
@@ -33,6 +34,9 @@ function reduce(state: UiState, action: UiAction): UiState {
             ? undefined
             : state.runStartedAt,
       };
+      // A run that ended while a request waited to go again (cancelled) has nothing left to retry.
+      return action.busy ? next : withoutRetry(next);
+    }
     case "submitted":
       return append({ ...state, awaitingOwnRunStart: true }, (id) => ({
         kind: "user",
@@ -172,7 +176,16 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       // The run's end reports the failure, with the Worker's message (see `run_end`).
       return state;
     case "retry":
-      return notice(state, "warn", capitalized(retryLabel(event)));
+      // In the status bar, not the transcript: it is over once the stream resumes.
+      return {
+        ...state,
+        retry: {
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          sendsAt: at + event.delayMs,
+          reason: event.error.message,
+        },
+      };
     case "fallback":
       return notice(state, "warn", capitalized(fallbackLabel(event)));
     case "run_end": {
@@ -224,6 +237,23 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       // An event this client does not know yet (a newer Pod) changes nothing on screen.
       return state;
   }
+}
+
+/** Events that mean the request went through again (or another model took over): the retry is over. */
+const RESUMES_STREAM: ReadonlySet<PodEvent["type"]> = new Set([
+  "text_delta",
+  "thinking_delta",
+  "tool_call_start",
+  "tool_call_complete",
+  "usage",
+  "turn_end",
+  "run_end",
+  "fallback",
+]);
+
+function withoutRetry(state: UiState): UiState {
+  const { retry: _retry, ...rest } = state;
+  return rest;
 }
 
 /** Items that entered history outside a run (notes), shown as they would be on resume. */

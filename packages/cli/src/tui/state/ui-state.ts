@@ -86,6 +86,17 @@ export function activityOf(state: Pick<UiState, "busy" | "permission">): Activit
   return state.busy ? "running" : "idle";
 }
 
+/** A request the provider refused, being sent again: shown in the status bar until the stream resumes. */
+export interface RetryState {
+  /** This attempt, counting the first: 2 for the first retry. */
+  attempt: number;
+  maxAttempts: number;
+  /** `Date.now()` when the request goes again. */
+  sendsAt: number;
+  /** The provider's error, one line. */
+  reason: string;
+}
+
 /** Tokens of the session: whole responses summed, plus the response streaming now. */
 export interface SessionUsage {
   total: Usage;
@@ -105,6 +116,8 @@ export interface UiState {
   busy: boolean;
   /** `Date.now()` when the current run started (kept while a paused run waits for approval). */
   runStartedAt?: number;
+  /** A request being sent again after a provider error, until its stream resumes. */
+  retry?: RetryState;
   /** Counts runs, so block and card ids stay unique when a provider reuses indices or call ids. */
   runSeq: number;
   turn: number;
