@@ -87,6 +87,10 @@ export class RemotePod {
   get pendingPermission(): PermissionRequest | undefined {
     return this.pending;
   }
+  /** A run is going in the served Pod, whoever started it: from the greeting's status, then from `run_start` / `run_end`. */
+  get runInProgress(): boolean {
+    return this.runGoing;
+  }
 
   async fetchHistory(): Promise<readonly Item[]> {
     this.items = (await this.client.history()).items;

@@ -91,6 +91,11 @@ export interface PodLike {
    * An in-process Pod runs only what its UI started, cancelled through the run's signal.
    */
   cancelServedRun?(): boolean;
+  /**
+   * A served Pod: a run is going now, whoever started it (true when the UI attaches mid-run). An
+   * in-process Pod runs only what its UI started, and leaves this out.
+   */
+  readonly runInProgress?: boolean;
   /** The conversation so far (in-process Pods). */
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */

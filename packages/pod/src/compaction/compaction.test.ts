@@ -174,6 +174,25 @@ describe("manual compaction", () => {
   });
 });
 
+describe("the summary request's prefix", () => {
+  it("is the last request's: tools with the provider's web search, system prompt, sampling", async () => {
+    const { open, mock, body } = bed();
+    mock.enqueue(answer("Searched."), answer("## Goal\nSearch."));
+    const pod = await open({
+      overrides: { web: { provider_search: true }, generation: { temperature: 0.4 } },
+    });
+    await pod.run("what is new in Node?");
+    await pod.compact();
+    const [normal, summary] = [body(0), body(1)];
+    expect(JSON.stringify(normal.tools)).toContain("web_search");
+    // Anthropic caches tools, then the system prompt, then messages: both must be the same bytes.
+    expect(JSON.stringify(summary.tools)).toBe(JSON.stringify(normal.tools));
+    expect(JSON.stringify(summary.system)).toBe(JSON.stringify(normal.system));
+    expect(summary).toMatchObject({ temperature: 0.4, tool_choice: { type: "none" } });
+    await pod.close();
+  });
+});
+
 describe("the circuit breaker", () => {
   it("turns automatic compaction off after 3 failures in a row, says so, and a manual success turns it on again", async () => {
     const { open, mock, eventsOf } = bed();

@@ -33,7 +33,7 @@ import { CompactionBreaker } from "./circuit-breaker.js";
 import { CompactionError, type CompactionResult } from "./compaction-result.js";
 import { compactionTriggerTokens, type ResolvedCompactionSettings } from "./compaction-settings.js";
 import { frameSummary, SUMMARY_HEADING } from "./summary-prompt.js";
-import { requestSummary } from "./summary-request.js";
+import { type RequestShape, requestSummary } from "./summary-request.js";
 
 /** How `#promptTokens` counts: the tokenizer's estimates, or a bound that needs no tokenizer. */
 interface TokenMeasure {
@@ -78,8 +78,8 @@ export class SessionCompactor {
   readonly #breaker: CompactionBreaker;
   readonly #triggerTokens: number | undefined;
   #worker: Worker | undefined;
-  /** The system prompt and tools of the last request, for the compaction request. */
-  #requestShape: { system: string | undefined; tools: readonly ToolDefinition[] } | undefined;
+  /** The last request without its items (system prompt, tools, generation), for the compaction request. */
+  #requestShape: RequestShape | undefined;
   /** History length when the last request was built: the items after it are new since then. */
   #sentLength = 0;
   /** The Worker's `previousUsage` does not describe this history (restored, or just compacted). */
@@ -119,7 +119,8 @@ export class SessionCompactor {
     previousUsage: Usage | undefined,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    this.#requestShape = { system: request.system, tools: request.tools ?? [] };
+    const { items: _items, ...shape } = request;
+    this.#requestShape = shape;
     await this.#compactIfNeeded(request, previousUsage, signal);
     this.#sentLength = this.#requireWorker().history.length;
     this.#usageStale = false;
@@ -217,16 +218,18 @@ export class SessionCompactor {
       await this.#recorder.sync();
       const itemsBefore = worker.history.length;
       if (itemsBefore === 0) throw new CompactionError("there is nothing to compact yet");
-      const shape = this.#requestShape ?? {
-        system: manifest.instructions.systemPrompt,
-        tools: this.#context.toolDefinitions,
+      // Before the Worker sent anything, its requests as it would build them.
+      const shape: RequestShape = this.#requestShape ?? {
+        ...manifest.generation,
+        ...(manifest.instructions.systemPrompt !== undefined && {
+          system: manifest.instructions.systemPrompt,
+        }),
+        ...(this.#context.toolDefinitions.length > 0 && { tools: this.#context.toolDefinitions }),
       };
       const outcome = await requestSummary({
         client: this.#context.client,
-        system: shape.system,
-        tools: shape.tools,
+        shape,
         items: prune.pruner.reapply(worker.history),
-        generation: manifest.generation,
         summaryTokens: compaction.summaryTokens,
         ...(mode.signal !== undefined && { signal: mode.signal }),
       });

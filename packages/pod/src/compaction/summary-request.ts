@@ -1,19 +1,24 @@
-import { type Item, type LlmClient, type Usage, userMessage } from "@yoake/llm-worker";
-import type { GenerationSettings, ToolDefinition } from "@yoake/llm-worker/internal";
+import { type Item, type LlmClient, type Request, type Usage, userMessage } from "@yoake/llm-worker";
 import { COMPACTION_INSTRUCTION } from "./summary-prompt.js";
+
+/**
+ * A request of the Worker without its items: its system prompt, tools and generation settings
+ * (the provider's web search, cache hints, sampling, provider options…).
+ */
+export type RequestShape = Omit<Request, "items">;
 
 /** What the compaction request is made of: the conversation as the Worker would send it now. */
 export interface SummaryRequestInput {
   client: LlmClient;
-  system: string | undefined;
   /**
-   * The Worker's tool definitions. Sent (with tool choice `none`) because providers refuse a
-   * history holding tool calls without tools, and because the same prefix reads from the cache.
+   * The shape of the Worker's requests, sent as it is so that the prefix (tools, the provider's
+   * own tools such as web search, system prompt, then the history) is byte for byte the one the
+   * last request wrote to the provider's prompt cache. Tools are also needed because providers
+   * refuse a history holding tool calls without them; tool choice becomes `none`.
    */
-  tools: readonly ToolDefinition[];
+  shape: RequestShape;
   /** The history as it would be sent (earlier prunes applied). */
   items: readonly Item[];
-  generation: GenerationSettings | undefined;
   summaryTokens: number;
   signal?: AbortSignal;
 }
@@ -25,16 +30,22 @@ export type SummaryOutcome =
 
 /** Asks the model for the session summary (one request, no tools called). Never throws. */
 export async function requestSummary(input: SummaryRequestInput): Promise<SummaryOutcome> {
-  const generation = input.generation ?? {};
+  // What the summary itself needs differs: its own output limit, no tool calls, Markdown rather
+  // than the run's answer format, and no reasoning (a thinking budget may not fit under the limit).
+  const {
+    maxOutputTokens: _limit,
+    toolChoice: _choice,
+    responseFormat: _format,
+    reasoning: _reasoning,
+    ...prefix
+  } = input.shape;
+  const offersTools = (prefix.tools?.length ?? 0) > 0 || prefix.webSearch !== undefined;
   const response = await input.client.complete(
     {
-      ...(input.system !== undefined && { system: input.system }),
+      ...prefix,
       items: [...input.items, userMessage(COMPACTION_INSTRUCTION)],
-      ...(input.tools.length > 0 && { tools: input.tools, toolChoice: "none" as const }),
+      ...(offersTools && { toolChoice: "none" as const }),
       maxOutputTokens: input.summaryTokens,
-      // Reasoning is left out: a thinking budget may not fit under the summary's output limit.
-      ...(generation.temperature !== undefined && { temperature: generation.temperature }),
-      ...(generation.topP !== undefined && { topP: generation.topP }),
     },
     input.signal === undefined ? {} : { signal: input.signal },
   );

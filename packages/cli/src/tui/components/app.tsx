@@ -4,7 +4,7 @@ import { SessionController } from "../controller/session-controller.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import type { PodLike } from "../pod-like.js";
 import { uiReducer } from "../state/ui-reducer.js";
-import { initialUiState, type UiState } from "../state/ui-state.js";
+import { activityOf, initialUiState, type UiState } from "../state/ui-state.js";
 import { InputBox, maxInputRows } from "./input-box.js";
 import { KeyRouter } from "./key-router.js";
 import { MessageList } from "./message-list.js";
@@ -94,8 +94,9 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
         />
         {!leaving && (
           <StatusBar
-            activity={state.activity}
+            activity={activityOf(state)}
             usage={state.usage}
+            {...(state.retry !== undefined && { retry: state.retry })}
             {...(state.runStartedAt !== undefined && { runStartedAt: state.runStartedAt })}
             {...(pod.manifest?.model !== undefined && { model: pod.manifest.model })}
             {...(pod.manifest?.generation?.effort !== undefined && {
@@ -133,6 +134,8 @@ function firstState(pod: PodLike, title: string | undefined): UiState {
       event: { type: "alert", level: "warn", message, source: "session" },
       at: Date.now(),
     });
+  // A served Pod attached to mid-run: busy from the first frame (the controller says so too once attached).
+  if (pod.runInProgress === true) state = uiReducer(state, { type: "busy", busy: true, at: Date.now() });
   if (pod.pendingPermission !== undefined)
     state = uiReducer(state, {
       type: "pod_event",

@@ -30,8 +30,8 @@ describe("/effort", () => {
     );
     // Again, with the session going on: the same log, the change recorded in it.
     const session = pod.sessionId;
-    // The run has returned once the Pod is idle again (its log written).
-    await vi.waitFor(() => expect(pod.current.status().state).toBe("idle"), { timeout: 30_000 });
+    // "ready" shows once the run has returned (its log written): the command is taken at once.
+    await until(view.lastFrame, "○ ready");
     view.stdin.write("/effort max\r");
     await until(view.lastFrame, "Effort: max");
     expect(pod.sessionId).toBe(session);

@@ -2,8 +2,8 @@ import { Box, Text } from "ink";
 import { formatCost, usageCost } from "../../cost.js";
 import type { ModelSummary } from "../pod-like.js";
 import { sessionTotal } from "../state/session-usage.js";
-import type { Activity, SessionUsage } from "../state/ui-state.js";
-import { formatDuration, formatTokens } from "./format.js";
+import type { Activity, RetryState, SessionUsage } from "../state/ui-state.js";
+import { firstLine, formatDuration, formatTokens } from "./format.js";
 import { useNow } from "./use-now.js";
 
 export interface StatusBarProps {
@@ -13,17 +13,23 @@ export interface StatusBarProps {
   model?: ModelSummary;
   /** The effort level (`--effort`, `/effort`), when one is set. */
   effort?: string;
+  /** A request being sent again after a provider error: shown instead of "working" until the stream resumes. */
+  retry?: RetryState;
 }
 
 /** One line under the input: what the session is doing, the model, tokens and cost so far. */
-export function StatusBar({ activity, runStartedAt, usage, model, effort }: StatusBarProps) {
+export function StatusBar({ activity, runStartedAt, usage, model, effort, retry }: StatusBarProps) {
   const now = useNow(activity === "running");
   return (
     <Box justifyContent="space-between">
-      <ActivityText
-        activity={activity}
-        elapsedMs={runStartedAt === undefined ? undefined : now - runStartedAt}
-      />
+      {activity === "running" && retry !== undefined ? (
+        <RetryText retry={retry} now={now} />
+      ) : (
+        <ActivityText
+          activity={activity}
+          elapsedMs={runStartedAt === undefined ? undefined : now - runStartedAt}
+        />
+      )}
       <Text dimColor>{usageLine(usage, model, effort)}</Text>
     </Box>
   );
@@ -46,6 +52,23 @@ function ActivityText({ activity, elapsedMs }: { activity: Activity; elapsedMs: 
       return <Text dimColor>○ ready · /help</Text>;
   }
 }
+
+/** `↻ retrying 2/4 in 3 s… anthropic: 529 Overloaded · esc to cancel`; no countdown once the request went again. */
+function RetryText({ retry, now }: { retry: RetryState; now: number }) {
+  const seconds = Math.ceil((retry.sendsAt - now) / 1000);
+  return (
+    <Text>
+      <Text color="yellow">
+        ↻ retrying {retry.attempt}/{retry.maxAttempts}
+        {seconds > 0 ? ` in ${seconds} s` : ""}…
+      </Text>
+      <Text dimColor> {firstLine(retry.reason, RETRY_REASON_CHARS)} · esc to cancel</Text>
+    </Text>
+  );
+}
+
+/** The provider's reason is cut to this, so the usage line keeps its room. */
+const RETRY_REASON_CHARS = 60;
 
 /** `claude-sonnet-4-5 · effort high · 12.3k in (9.1k cached) · 456 out · $0.0123 · 6% of context`. */
 export function usageLine(usage: SessionUsage, model: ModelSummary | undefined, effort?: string): string {

@@ -3,6 +3,8 @@ import type { PermissionDecision, PodEvent, Segment } from "@yoake/pod";
 import { describe, expect, it, vi } from "vitest";
 import type { PodLike, RunOutcome } from "../pod-like.js";
 import type { UiAction } from "../state/ui-action.js";
+import { uiReducer } from "../state/ui-reducer.js";
+import { activityOf, initialUiState, type UiState } from "../state/ui-state.js";
 import { latestToolResults, SessionController } from "./session-controller.js";
 
 /** A Pod whose runs end when the test says, recording what it was asked. */
@@ -74,8 +76,87 @@ describe("SessionController", () => {
     expect(controller.isRunning).toBe(false);
     expect(actions).toEqual([
       { type: "submitted", text: "explain @src/a.ts please", at: 42 },
+      { type: "busy", busy: true, at: 42 },
       { type: "settled", status: "finished" },
+      { type: "busy", busy: false, at: 42 },
     ]);
+  });
+
+  it("shows busy exactly while commands wait: a run_end is not the end, the run's return is", async () => {
+    const ended = { status: "cancelled", reason: "r", by: "signal", usage: {}, turns: 1 } as const;
+    const pod = Object.assign(new FakePod(), {
+      effort: undefined as string | undefined,
+      async setEffort(level: string) {
+        this.effort = level;
+      },
+    });
+    // The UI's state, folded as the app folds it; at every action it must agree with the controller.
+    let state: UiState = initialUiState;
+    const disagreements: string[] = [];
+    const controller: SessionController = new SessionController(
+      pod,
+      (action) => {
+        state = uiReducer(state, action);
+        const shown = activityOf(state) === "running";
+        if (shown !== controller.isRunning)
+          disagreements.push(`${action.type}: shows ${activityOf(state)}, isRunning ${controller.isRunning}`);
+      },
+      vi.fn(),
+      () => 42,
+    );
+    controller.attach();
+    const running = controller.submit("hi");
+    pod.emit({ type: "run_start", input: "hi" });
+    // The Pod has said the run ended but is still returning (writing its log): both still say busy.
+    pod.emit({ type: "run_end", result: ended });
+    expect(activityOf(state)).toBe("running");
+    expect(controller.isRunning).toBe(true);
+    pod.end();
+    await running;
+    expect(activityOf(state)).toBe("idle");
+    // Accepted as soon as "ready" shows.
+    await controller.submit("/effort high");
+    expect(pod.effort).toBe("high");
+    expect(disagreements).toEqual([]);
+  });
+
+  it("a served Pod's run it did not start (going when it attached) is busy too: prompts wait for its end", async () => {
+    const ended = { status: "cancelled", reason: "r", by: "signal", usage: {}, turns: 1 } as const;
+    const served = Object.assign(new FakePod(), {
+      runInProgress: true,
+      cancels: 0,
+      cancelServedRun(this: { cancels: number }): boolean {
+        this.cancels++;
+        return true;
+      },
+    });
+    const { controller, actions } = setup(served);
+    controller.attach();
+    expect(actions).toEqual([{ type: "busy", busy: true, at: 42 }]);
+    expect(controller.isRunning).toBe(true);
+    await controller.submit("after it");
+    expect(served.runs).toHaveLength(0);
+    expect(controller.interrupt()).toBe(true);
+    expect(served.cancels).toBe(1);
+    await controller.submit("after it");
+    served.runInProgress = false;
+    served.emit({ type: "run_end", result: ended });
+    expect(actions.slice(-5).map((a) => (a.type === "busy" ? `busy ${a.busy}` : a.type))).toEqual([
+      "pod_event",
+      "busy false",
+      "queue_changed",
+      "submitted",
+      "busy true",
+    ]);
+    expect(served.runs.map((run) => run.input)).toEqual([[{ type: "text", text: "after it" }]]);
+    served.end();
+    await vi.waitFor(() => expect(controller.isRunning).toBe(false));
+
+    // Another client's run starting later is shown and waited for the same way.
+    served.runInProgress = true;
+    served.emit({ type: "run_start", input: "theirs" });
+    expect(controller.isRunning).toBe(true);
+    expect(actions.at(-1)).toEqual({ type: "busy", busy: true, at: 42 });
   });
 
   it("cancels the running turn through its signal alone; the next run goes ahead", async () => {
@@ -160,7 +241,10 @@ describe("SessionController", () => {
   it("reports a run that throws, without leaving the UI busy", async () => {
     const { controller, actions } = setup();
     await controller.submit("please throw");
-    expect(actions.at(-1)).toEqual({ type: "settled", error: "the Pod broke" });
+    expect(actions.slice(-2)).toEqual([
+      { type: "settled", error: "the Pod broke" },
+      { type: "busy", busy: false, at: 42 },
+    ]);
     expect(controller.isRunning).toBe(false);
   });
 

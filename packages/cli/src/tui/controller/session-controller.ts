@@ -18,8 +18,14 @@ import type { UiAction } from "../state/ui-action.js";
  * here, so it is tested against a fake Pod.
  */
 export class SessionController {
-  /** Cancels the run or answer going now; undefined when none is. */
+  /** Cancels this UI's run, answer or compaction going now; undefined when none is. */
   private running: AbortController | undefined;
+  /**
+   * A run this UI did not start goes in the Pod: another client's of a served Pod, or one that
+   * was going when this UI attached. It ends with its `run_end` (a served Pod sends that once it
+   * is free for the next run).
+   */
+  private servedRun = false;
   /** Resolves when the run or answer going now has returned. */
   private current: Promise<void> | undefined;
   /** Prompts sent while a turn ran, oldest first: each runs when the turn before it has ended. */
@@ -32,12 +38,20 @@ export class SessionController {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * The Pod is busy: prompts queue and commands that change the session wait. The status bar
+   * shows this very value, dispatched as `busy` by `changeBusy`, the one place it changes.
+   */
   get isRunning(): boolean {
-    return this.running !== undefined;
+    return this.running !== undefined || this.servedRun;
   }
 
   /** Feeds the Pod's events to the reducer; returns the function that stops it. */
   attach(): () => void {
+    // A served Pod attached to mid-run: its run is this UI's to show and to wait for.
+    this.changeBusy(() => {
+      this.servedRun = this.running === undefined && this.pod.runInProgress === true;
+    });
     return this.pod.listen((event) => {
       // Calls a hook skipped or the user denied get no `tool_end`: their results are in history.
       if (event.type === "run_end") {
@@ -45,6 +59,16 @@ export class SessionController {
           this.dispatch({ type: "tool_results", results: latestToolResults(this.pod.history) });
       }
       this.dispatch({ type: "pod_event", event, at: this.now() });
+      if (event.type === "run_start" && this.running === undefined)
+        this.changeBusy(() => {
+          this.servedRun = true;
+        });
+      if (event.type === "run_end" && this.servedRun) {
+        this.changeBusy(() => {
+          this.servedRun = false;
+        });
+        if (event.result.status !== "paused") void this.sendQueued();
+      }
     });
   }
 
@@ -71,7 +95,7 @@ export class SessionController {
   private async prompt(text: string): Promise<void> {
     if (text.trim() === "") return;
     // Also while a cancelled run is still returning (its log being written): it goes right after.
-    if (this.running !== undefined || this.queued.length > 0) {
+    if (this.isRunning || this.queued.length > 0) {
       this.queued.push(text);
       this.dispatch({ type: "queue_changed", queued: [...this.queued] });
       return;
@@ -159,7 +183,7 @@ export class SessionController {
   }
 
   private async sendQueued(): Promise<void> {
-    if (this.running !== undefined) return;
+    if (this.isRunning) return;
     const next = this.queued.shift();
     if (next === undefined) return;
     this.dispatch({ type: "queue_changed", queued: [...this.queued] });
@@ -177,11 +201,17 @@ export class SessionController {
   /** Work on the Pod that Esc can cancel and new input must wait for (a turn, a compaction). */
   private exclusive(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     const abort = new AbortController();
-    this.running = abort;
+    this.changeBusy(() => {
+      this.running = abort;
+    });
     const done = work(abort.signal).finally(() => {
       if (this.running !== abort) return;
-      this.running = undefined;
-      this.current = undefined;
+      this.changeBusy(() => {
+        this.running = undefined;
+        this.current = undefined;
+        // Another client's run that started while this one ended is still going.
+        this.servedRun = this.pod.runInProgress === true;
+      });
     });
     // Whoever waits for this work only waits: its failure is reported by its own caller.
     this.current = done.catch(() => undefined);
@@ -349,8 +379,19 @@ export class SessionController {
     this.notice("success", `New session ${this.pod.sessionId ?? ""}: the conversation starts again.${back}`);
   }
 
+  /**
+   * The one place the Pod's busy state changes: the UI is told in the same step, so what the
+   * status bar shows and what the commands check are the same value at every moment.
+   */
+  private changeBusy(change: () => void): void {
+    const before = this.isRunning;
+    change();
+    const after = this.isRunning;
+    if (after !== before) this.dispatch({ type: "busy", busy: after, at: this.now() });
+  }
+
   private refuseWhileRunning(command: string): boolean {
-    if (this.running === undefined) return false;
+    if (!this.isRunning) return false;
     this.notice("warn", `${command} waits for the running turn: let it end, or press Esc.`);
     return true;
   }

@@ -7,6 +7,13 @@ import type { NoticeTone } from "./ui-state.js";
 export type UiAction =
   /** `at` is `Date.now()` when the event arrived, so the reducer stays pure. */
   | { type: "pod_event"; event: PodEvent; at: number }
+  /**
+   * The Pod became busy or free: this UI's turn, answer or compaction, or a run of a served Pod
+   * this UI did not start. Dispatched by the controller alone, in the same step as its own check
+   * (which commands and queued prompts wait on) changes, so the status bar and the commands never
+   * disagree. `at` is `Date.now()`.
+   */
+  | { type: "busy"; busy: boolean; at: number }
   /** The user submitted input; it is shown at once, before the Pod answers. */
   | { type: "submitted"; text: string; at: number }
   /**

@@ -3,7 +3,7 @@ import type { PodEvent } from "@yoake/pod";
 import { describe, expect, it } from "vitest";
 import type { UiAction } from "./ui-action.js";
 import { uiReducer } from "./ui-reducer.js";
-import { type Entry, initialUiState, type UiState } from "./ui-state.js";
+import { activityOf, type Entry, initialUiState, type UiState } from "./ui-state.js";
 
 const at = 1_000;
 const ev = (event: PodEvent): UiAction => ({ type: "pod_event", event, at });
@@ -45,6 +45,7 @@ describe("uiReducer", () => {
   it("streams assistant text into one live entry, then commits it when the block completes", () => {
     const streaming = run(
       { type: "submitted", text: "hi", at },
+      { type: "busy", busy: true, at },
       ev({ type: "run_start", input: "hi" }),
       ev({ type: "turn_start", turn: 1 }),
       ev({ type: "text_delta", index: 0, text: "Hel" }),
@@ -53,7 +54,7 @@ describe("uiReducer", () => {
     // The user's own input is shown once, not again at run_start.
     expect(streaming.committed.map((e) => e.kind)).toEqual(["user"]);
     expect(streaming.live).toEqual([{ kind: "assistant", id: "1.1.0", text: "Hello", done: false }]);
-    expect(streaming.activity).toBe("running");
+    expect(activityOf(streaming)).toBe("running");
 
     const complete = uiReducer(streaming, ev({ type: "text_complete", index: 0, text: "Hello" }));
     expect(complete.live).toEqual([]);
@@ -170,9 +171,10 @@ describe("uiReducer", () => {
       ev({ type: "turn_end", turn: 1, response: response("cancelled") }),
       ev({ type: "run_end", result: cancelled }),
       { type: "settled", status: "cancelled" },
+      { type: "busy", busy: false, at },
     );
     expect(state.live).toEqual([]);
-    expect(state.activity).toBe("idle");
+    expect(activityOf(state)).toBe("idle");
     const shown = entries(state);
     expect(shown.find((e) => e.kind === "assistant")).toMatchObject({ text: "Thinking very", done: true });
     expect(shown.find((e) => e.kind === "tool")).toMatchObject({ card: { phase: "not_run" } });
@@ -238,12 +240,13 @@ describe("uiReducer", () => {
       ev({ type: "permission_request", ...request }),
       { type: "settled", status: "paused" },
     );
-    expect(paused.activity).toBe("awaiting_approval");
+    expect(activityOf(paused)).toBe("awaiting_approval");
     expect(paused.permission).toEqual(request);
     expect(paused.live[0]).toMatchObject({ card: { phase: "awaiting_approval" }, done: false });
 
-    const denied = uiReducer(
-      paused,
+    const answering = uiReducer(paused, { type: "busy", busy: true, at });
+    const resolved = uiReducer(
+      answering,
       ev({
         type: "permission_resolved",
         id: "p1",
@@ -252,9 +255,35 @@ describe("uiReducer", () => {
         decision: { deny: "not now" },
       }),
     );
-    expect(denied.permission).toBeUndefined();
-    expect(denied.activity).toBe("running");
-    expect(denied.committed.at(-1)).toMatchObject({ card: { phase: "denied", deniedReason: "not now" } });
+    expect(resolved.permission).toBeUndefined();
+    expect(activityOf(resolved)).toBe("running");
+    expect(resolved.committed.at(-1)).toMatchObject({ card: { phase: "denied", deniedReason: "not now" } });
+  });
+
+  it("is busy from the controller's word alone: not ready at run_end, and a paused run's clock goes on", () => {
+    const ending = run(
+      { type: "submitted", text: "hi", at },
+      { type: "busy", busy: true, at },
+      ev({ type: "run_start", input: "hi" }),
+      ev({ type: "run_end", result: finished }),
+      { type: "settled", status: "finished" },
+    );
+    // The Pod may still be writing its log: "ready" waits for the controller's `busy: false`.
+    expect(activityOf(ending)).toBe("running");
+    const ended = uiReducer(ending, { type: "busy", busy: false, at: at + 5 });
+    expect(activityOf(ended)).toBe("idle");
+    expect(ended.runStartedAt).toBeUndefined();
+
+    const request = { id: "p", callId: "e", tool: "edit_file", arguments: {} };
+    const waiting = run(
+      { type: "busy", busy: true, at },
+      ev({ type: "permission_request", ...request }),
+      { type: "settled", status: "paused" },
+      { type: "busy", busy: false, at: at + 5 },
+    );
+    expect(activityOf(waiting)).toBe("awaiting_approval");
+    const answered = uiReducer(waiting, { type: "busy", busy: true, at: at + 9 });
+    expect(answered.runStartedAt).toBe(at);
   });
 
   it("fills cards that got no tool_end (a hook skipped them) from the results history holds", () => {
@@ -288,7 +317,7 @@ describe("uiReducer", () => {
       { type: "approval_abandoned" },
     );
     expect(state.permission).toBeUndefined();
-    expect(state.activity).toBe("idle");
+    expect(activityOf(state)).toBe("idle");
     expect(entries(state).map((e) => (e.kind === "tool" ? e.card.phase : e.kind))).toEqual([
       "not_run",
       "notice",
@@ -317,7 +346,7 @@ describe("uiReducer", () => {
       { type: "submitted", text: "x", at },
       { type: "settled", error: "the Pod is already running" },
     );
-    expect(threw.activity).toBe("idle");
+    expect(activityOf(threw)).toBe("idle");
     expect(threw.awaitingOwnRunStart).toBe(false);
     expect(threw.committed.at(-1)).toMatchObject({ tone: "error", text: "the Pod is already running" });
   });

@@ -1,7 +1,6 @@
 import type { Item } from "@yoake/llm-worker";
 import type { PodEvent } from "@yoake/pod";
 import { fallbackLabel } from "../../fallback-label.js";
-import { retryLabel } from "../../retry-label.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
 import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
 import { nextSubagentState } from "./subagent-state.js";
@@ -20,13 +19,31 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 
 function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
-    case "pod_event":
-      return onPodEvent(state, action.event, action.at);
+    case "pod_event": {
+      const next = onPodEvent(state, action.event, action.at);
+      return next.retry !== undefined && RESUMES_STREAM.has(action.event.type) ? withoutRetry(next) : next;
+    }
+    case "busy": {
+      const next = {
+        ...state,
+        busy: action.busy,
+        // A paused run's clock goes on when it is answered; a run that ended starts the next anew.
+        runStartedAt: action.busy
+          ? (state.runStartedAt ?? action.at)
+          : state.permission === undefined
+            ? undefined
+            : state.runStartedAt,
+      };
+      // A run that ended while a request waited to go again (cancelled) has nothing left to retry.
+      return action.busy ? next : withoutRetry(next);
+    }
     case "submitted":
-      return append(
-        { ...state, awaitingOwnRunStart: true, activity: "running", runStartedAt: action.at },
-        (id) => ({ kind: "user", id, text: action.text, done: true }),
-      );
+      return append({ ...state, awaitingOwnRunStart: true }, (id) => ({
+        kind: "user",
+        id,
+        text: action.text,
+        done: true,
+      }));
     case "tool_results": {
       const byCall = new Map(action.results.map((result) => [result.callId, result]));
       return mapLive(state, (entry) => {
@@ -41,7 +58,7 @@ function reduce(state: UiState, action: UiAction): UiState {
       return onSettled(state, action.status, action.error);
     case "approval_abandoned":
       return notice(
-        finishLive({ ...state, permission: undefined, activity: "idle", awaitingOwnRunStart: false }),
+        finishLive({ ...state, permission: undefined, runStartedAt: undefined, awaitingOwnRunStart: false }),
         "warn",
         "Cancelled: the call waiting for approval was not run. The session goes on.",
       );
@@ -67,14 +84,8 @@ const PROGRESS_KEPT_CHARS = 4000;
 function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
   switch (event.type) {
     case "run_start": {
-      const started: UiState = {
-        ...state,
-        runSeq: state.runSeq + 1,
-        turn: 0,
-        activity: "running",
-        runStartedAt: state.awaitingOwnRunStart ? (state.runStartedAt ?? at) : at,
-        awaitingOwnRunStart: false,
-      };
+      // Whether the Pod is busy is the controller's to say (`busy`), not this event's.
+      const started: UiState = { ...state, runSeq: state.runSeq + 1, turn: 0, awaitingOwnRunStart: false };
       // Another client's run: its input is shown as this client would have shown its own.
       if (state.awaitingOwnRunStart) return started;
       return append(started, (id) => ({ kind: "user", id, text: displayUserText(event.input), done: true }));
@@ -165,13 +176,24 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       // The run's end reports the failure, with the Worker's message (see `run_end`).
       return state;
     case "retry":
-      return notice(state, "warn", capitalized(retryLabel(event)));
+      // In the status bar, not the transcript: it is over once the stream resumes.
+      return {
+        ...state,
+        retry: {
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          sendsAt: at + event.delayMs,
+          reason: event.error.message,
+        },
+      };
     case "fallback":
       return notice(state, "warn", capitalized(fallbackLabel(event)));
     case "run_end": {
       const { result } = event;
-      if (result.status === "paused") return { ...state, activity: "idle" };
-      const ended = finishLive({ ...state, activity: "idle", runStartedAt: undefined });
+      // The Pod may still be finishing the run (writing its log): the controller's `busy` says when
+      // it is free, so a command typed once "ready" shows is never refused.
+      if (result.status === "paused") return state;
+      const ended = finishLive(state);
       if (result.status === "finished") return ended;
       if (result.status === "failed") return notice(ended, "error", `Failed: ${result.error.message}`);
       const cause = result.by === "signal" ? "" : ` by ${result.by}: ${result.reason}`;
@@ -188,14 +210,13 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       }));
     case "permission_request": {
       const { type: _type, ...request } = event;
-      const waiting = { ...state, permission: request, activity: "awaiting_approval" as const };
+      const waiting = { ...state, permission: request };
       return updateCard(waiting, request.callId, (card) => ({ ...card, phase: "awaiting_approval" }));
     }
     case "permission_resolved": {
       const cleared: UiState = {
         ...state,
         permission: state.permission?.id === event.id ? undefined : state.permission,
-        activity: state.activity === "awaiting_approval" ? "running" : state.activity,
       };
       const { decision } = event;
       if (decision === "abandoned")
@@ -218,6 +239,23 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
   }
 }
 
+/** Events that mean the request went through again (or another model took over): the retry is over. */
+const RESUMES_STREAM: ReadonlySet<PodEvent["type"]> = new Set([
+  "text_delta",
+  "thinking_delta",
+  "tool_call_start",
+  "tool_call_complete",
+  "usage",
+  "turn_end",
+  "run_end",
+  "fallback",
+]);
+
+function withoutRetry(state: UiState): UiState {
+  const { retry: _retry, ...rest } = state;
+  return rest;
+}
+
 /** Items that entered history outside a run (notes), shown as they would be on resume. */
 function appendHistory(state: UiState, items: readonly Item[]): UiState {
   const entries = entriesFromHistory(items, `h${state.nextId}.`);
@@ -229,10 +267,10 @@ function onSettled(state: UiState, status: string | undefined, error: string | u
   if (error !== undefined) settled = notice(settled, "error", error);
   if (status === "paused") {
     if (settled.permission !== undefined) return settled;
-    return notice({ ...settled, activity: "idle" }, "info", "The run paused. Send a message to go on.");
+    return notice(settled, "info", "The run paused. Send a message to go on.");
   }
   // A run that threw, or whose end was not seen, still ends here: nothing stays half shown.
-  return finishLive({ ...settled, activity: "idle", runStartedAt: undefined, permission: undefined });
+  return finishLive({ ...settled, permission: undefined });
 }
 
 /** Every live entry final; calls that never ran say so. */

@@ -80,6 +80,23 @@ export type Entry =
 /** What the session is doing, for the status bar and for which keys mean what. */
 export type Activity = "idle" | "running" | "awaiting_approval";
 
+/** What the status bar shows: an approval asked for first, then whether the Pod is busy. */
+export function activityOf(state: Pick<UiState, "busy" | "permission">): Activity {
+  if (state.permission !== undefined) return "awaiting_approval";
+  return state.busy ? "running" : "idle";
+}
+
+/** A request the provider refused, being sent again: shown in the status bar until the stream resumes. */
+export interface RetryState {
+  /** This attempt, counting the first: 2 for the first retry. */
+  attempt: number;
+  maxAttempts: number;
+  /** `Date.now()` when the request goes again. */
+  sendsAt: number;
+  /** The provider's error, one line. */
+  reason: string;
+}
+
 /** Tokens of the session: whole responses summed, plus the response streaming now. */
 export interface SessionUsage {
   total: Usage;
@@ -95,9 +112,12 @@ export interface UiState {
   committed: readonly Entry[];
   /** Entries after the first one still changing; small, re-rendered as events arrive. */
   live: readonly Entry[];
-  activity: Activity;
-  /** `Date.now()` when the current run started. */
+  /** The Pod is busy: set by the controller's `busy` action alone (see `activityOf`). */
+  busy: boolean;
+  /** `Date.now()` when the current run started (kept while a paused run waits for approval). */
   runStartedAt?: number;
+  /** A request being sent again after a provider error, until its stream resumes. */
+  retry?: RetryState;
   /** Counts runs, so block and card ids stay unique when a provider reuses indices or call ids. */
   runSeq: number;
   turn: number;
@@ -118,7 +138,7 @@ export interface UiState {
 export const initialUiState: UiState = {
   committed: [],
   live: [],
-  activity: "idle",
+  busy: false,
   runSeq: 0,
   turn: 0,
   usage: { total: {} },
