@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { PodOptions } from "@yoake/pod";
+import { findServedPod, type PodOptions } from "@yoake/pod";
 import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import { customSlashCommands, expandHeadlessPrompt } from "./custom-commands/slash-command-files.js";
 import { openDatabaseStores } from "./database-stores.js";
@@ -51,7 +51,8 @@ export async function agentCommand(
     : undefined;
   if (options.outputSchema !== undefined && prompt === undefined)
     throw new CliError("--output-schema applies to headless runs: give -p");
-  if (options.attach !== false) {
+  // Only a project that a Pod serves loads the protocol (its schemas are a visible part of a start).
+  if (options.attach !== false && (await findServedPod(cwd, io.env)) !== undefined) {
     const { attachedCommand } = await import("./attach/attached-command.js");
     const code = await attachedCommand(cwd, prompt, options, io, interrupts);
     if (code !== undefined) return code;

@@ -97,6 +97,12 @@ describe("what each sub-command loads", () => {
         expect(of(run.modules, heavy)).toEqual([]);
       // The model's request goes out through fetch: node:http and node:https are web_fetch's.
       expect(run.modules.filter((url) => url === "node:http" || url === "node:https")).toEqual([]);
+      // No Pod serves the project: the protocol (its schemas) is not loaded to find that out.
+      for (const protocol of [
+        "/packages/pod/src/protocol/messages.ts",
+        "/packages/pod/src/protocol/wire-events.ts",
+      ])
+        expect(of(run.modules, protocol)).toEqual([]);
     } finally {
       await fixture.close();
     }
@@ -163,5 +169,7 @@ describe("what the library loads", () => {
     for (const heavy of ["/node_modules/zod/", "/node_modules/uuid/", "/node_modules/@modelcontextprotocol/"])
       expect(of(run.modules, heavy)).toEqual([]);
     expect(run.modules.filter((url) => url === "node:http")).toEqual([]);
+    // Ids come from Web Crypto's global; node:crypto only hashes an id another scheme cannot take.
+    expect(run.modules.filter((url) => url === "node:crypto")).toEqual([]);
   });
 });

@@ -57,6 +57,8 @@ export type { RestoredSessionInfo } from "./pod/session.js";
 export type { NoteOutcome, NoteRole, PodRunState, PodStatus } from "./pod/status.js";
 /** The Pod: one agent configured by the manifest cascade (`Pod.create`), and its run options and results. */
 export { Pod, type PodOptions, type PodRunOptions, type PodRunResult } from "./pod.js";
+/** The socket of the Pod that `yoake serve` runs for the project around a directory, if one answers there. */
+export { findServedPod } from "./protocol/socket-path.js";
 /** Which session a Pod writes (`PodOptions.session`): new, the latest, or one by id. */
 export type { SessionChoice } from "./restore/open-pod-session.js";
 /** The scope: what the agent may read and write (`manifest.scope`, `ScopedFs.create`). */

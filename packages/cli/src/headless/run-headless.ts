@@ -14,7 +14,6 @@ import type { CliIO } from "../io.js";
 import type { OutputFormat } from "./output-format.js";
 import { reportProgress } from "./progress.js";
 import { type DeniedCall, failureOf, runSummary, type SummaryModel } from "./run-summary.js";
-import { streamEventLine } from "./stream-event.js";
 
 /**
  * What a headless run needs of its Pod: the in-process `Pod` is one, and so is a Pod served by
@@ -91,13 +90,14 @@ export async function runHeadless(
   const history = () => pod.history;
   const cost = new RunCostMeter(pod.manifest.model);
   const stopMeter = pod.listen(cost.observe);
-  const stopStream =
-    options.format === "stream-json"
-      ? pod.listen((event) => {
-          const line = streamEventLine(event, history);
-          if (line !== undefined) io.stdout.write(line);
-        })
-      : undefined;
+  // The events' wire form comes with the protocol's schemas: loaded only when they are printed.
+  const streamEvents = options.format === "stream-json" ? await import("./stream-event.js") : undefined;
+  const stopStream = streamEvents
+    ? pod.listen((event) => {
+        const line = streamEvents.streamEventLine(event, history);
+        if (line !== undefined) io.stdout.write(line);
+      })
+    : undefined;
   const runOptions = {
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.output !== undefined && { output: options.output }),
