@@ -5,6 +5,7 @@ import { openFleetStores } from "../src/index.js";
 import { RunEventWriter } from "../src/runs/run-events.js";
 import { RunTable } from "../src/runs/run-record.js";
 import { ProviderSlots } from "../src/worker/provider-slots.js";
+import { RepositoryCache } from "../src/worker/repository-cache.js";
 import { prepareWorkspace } from "../src/worker/workspace.js";
 import { startBenchBed } from "./bench-model.js";
 
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const stores = await openFleetStores(url, { env });
   const runs = new RunTable(stores.database.pool);
   const slots = new ProviderSlots(url);
+  const repositories = await RepositoryCache.open(path.join(scratch, "repos"));
   const times: Record<string, number[]> = {};
   const time = async <T>(part: string, body: () => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -51,8 +53,8 @@ async function main(): Promise<void> {
         await runs.insert(id, { repo: `file://${origin}`, prompt: "write the files", overrides });
         await time("  claim the run", () => runs.claim(id, "profile"));
         const slot = await time("  provider slot (advisory lock)", () => slots.acquire("anthropic", 8));
-        const workspace = await time("  clone", () =>
-          prepareWorkspace({ repo: `file://${origin}`, prompt: "write the files" }),
+        const workspace = await time("  working tree (fetch + checkout from the cache)", () =>
+          prepareWorkspace({ repo: `file://${origin}`, prompt: "write the files" }, repositories),
         );
         const pod = await time("  Pod.create (PostgreSQL stores)", () =>
           Pod.create({
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await slots.close();
+    await repositories.close();
     await stores.close();
     await bed.close();
   }

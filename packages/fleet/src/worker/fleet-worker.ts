@@ -5,6 +5,7 @@ import { RUN_QUEUE, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
 import { ProviderSlots } from "./provider-slots.js";
+import { RepositoryCache } from "./repository-cache.js";
 import { executeRun } from "./run-executor.js";
 
 export interface FleetWorkerOptions {
@@ -19,6 +20,11 @@ export interface FleetWorkerOptions {
   leaseMs?: number;
   /** Told what the worker does, one line each (`yoake worker` prints them on stderr). */
   log?: (line: string) => void;
+  /**
+   * The directory of this machine's repository mirrors and run trees (default
+   * `$XDG_CACHE_HOME/yoake/repos`); worker processes on one machine may share it.
+   */
+  repositoryCache?: string;
 }
 
 export interface FleetWorker {
@@ -43,7 +49,11 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const queue = await RunQueue.open(options.url, { supervise: true });
   const runs = new RunTable(stores.database.pool);
   const slots = new ProviderSlots(options.url);
+  const repositories = await RepositoryCache.open(
+    options.repositoryCache ?? RepositoryCache.defaultRoot(options.env),
+  );
   const context = {
+    repositories,
     pool: stores.database.pool,
     runs,
     sessions: stores.sessionStore,
@@ -114,6 +124,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       for (const worker of workers) await queue.boss.offWork({ id: worker }).catch(() => undefined);
       await queue.close();
       await slots.close();
+      await repositories.close();
       await stores.close();
     },
   };

@@ -7,6 +7,7 @@ import { RunEventWriter } from "../runs/run-events.js";
 import type { RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
+import type { RepositoryCache } from "./repository-cache.js";
 import { prepareWorkspace } from "./workspace.js";
 
 /** What executing a run came to: an end, a pause for approval, or a provider's limit to wait out. */
@@ -22,6 +23,8 @@ export interface ExecutorContext {
   blobs: PostgresBlobStore;
   /** The environment of the Pods (API keys, base URLs, the session key's location). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Where runs on a `repo` get their working trees. */
+  repositories: RepositoryCache;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface ExecutorContext {
  * in their stream-json form for followers, and what the attempt cost is added to the run's total.
  */
 export async function executeRun(run: RunRecord, context: ExecutorContext): Promise<Execution> {
-  const workspace = await prepareWorkspace(run.spec);
+  const workspace = await prepareWorkspace(run.spec, context.repositories);
   try {
     const overrides: ManifestLayerInput = {
       ...(run.spec.overrides as ManifestLayerInput | undefined),
