@@ -16,7 +16,7 @@ import { CALLS, ROUNDS, startBenchBed } from "./bench-model.js";
 const RUNS_PER_SETTING = Number(process.env.FLEET_BENCH_RUNS ?? 16);
 /** Rounds of the interleaved comparison, and fleet runs (one worker) / local runs per round. */
 const COMPARISON_ROUNDS = Number(process.env.FLEET_BENCH_ROUNDS ?? 5);
-const FLEET_RUNS_PER_ROUND = 8;
+const FLEET_RUNS_PER_ROUND = 10;
 const LOCAL_RUNS_PER_ROUND = 5;
 const BEFORE = process.env.FLEET_BENCH_BEFORE;
 const median = (values: number[]) => percentile(values, 50);
@@ -56,34 +56,43 @@ async function startWorkers(
   return children;
 }
 
-/** Submits `runs` runs at once and waits until all are done: ms per run, and how many did not finish. */
+/**
+ * Submits `runs` runs at once and waits until all are done. `perRunMs` counts from the submission
+ * (so it includes the idle worker's wait for its first poll); `steadyMs` is the time between
+ * consecutive results (last result − first result, over runs − 1): what one more run costs a busy
+ * worker.
+ */
 async function batch(
   client: FleetClient,
   origin: string,
   runs: number,
-): Promise<{ perRunMs: number; failed: number }> {
-  const { rows: before } = await client.database.pool.query<{ n: string }>(
-    "SELECT count(*) AS n FROM yoake_runs WHERE state IN ('finished', 'failed')",
-  );
+): Promise<{ perRunMs: number; steadyMs: number; failed: number }> {
   const started = performance.now();
+  const ids: string[] = [];
   for (let i = 0; i < runs; i += 1)
-    await client.submit({
-      repo: `file://${origin}`,
-      prompt: "write the files",
-      overrides: { tools: { approve: [] } },
-    });
+    ids.push(
+      await client.submit({
+        repo: `file://${origin}`,
+        prompt: "write the files",
+        overrides: { tools: { approve: [] } },
+      }),
+    );
   for (;;) {
     const { rows } = await client.database.pool.query<{ n: string }>(
-      "SELECT count(*) AS n FROM yoake_runs WHERE state IN ('finished', 'failed')",
+      "SELECT count(*) AS n FROM yoake_runs WHERE id = ANY($1) AND state IN ('finished', 'failed')",
+      [ids],
     );
-    if (Number(rows[0]?.n) >= Number(before[0]?.n) + runs) break;
+    if (Number(rows[0]?.n) >= runs) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const perRunMs = (performance.now() - started) / runs;
-  const { rows: failed } = await client.database.pool.query(
-    "SELECT id FROM yoake_runs WHERE state <> 'finished'",
+  const { rows } = await client.database.pool.query<{ span: number; failed: string }>(
+    `SELECT extract(epoch FROM max(updated_at) - min(updated_at)) * 1000 AS span,
+            count(*) FILTER (WHERE state <> 'finished') AS failed
+       FROM yoake_runs WHERE id = ANY($1)`,
+    [ids],
   );
-  return { perRunMs, failed: failed.length };
+  return { perRunMs, steadyMs: Number(rows[0]?.span) / (runs - 1), failed: Number(rows[0]?.failed) };
 }
 
 function percentile(values: number[], p: number): number {
@@ -187,9 +196,9 @@ async function main(): Promise<void> {
       for (let round = 0; round < COMPARISON_ROUNDS; round += 1) {
         local.push(await perRun(LOCAL_RUNS_PER_ROUND, () => localRun(localDir)));
         for (const fleet of fleets) {
-          const { perRunMs, failed } = await batch(fleet.client, origin, FLEET_RUNS_PER_ROUND);
-          fleet.perRun.push(perRunMs);
-          fleet.failed = failed;
+          const { steadyMs, failed } = await batch(fleet.client, origin, FLEET_RUNS_PER_ROUND);
+          fleet.perRun.push(steadyMs);
+          fleet.failed += failed;
         }
         localGit.push(await perRun(LOCAL_RUNS_PER_ROUND, localWithGit));
       }
@@ -201,7 +210,7 @@ async function main(): Promise<void> {
       await rm(beforeDir, { recursive: true, force: true });
     }
     lines.push(
-      `interleaved, ${COMPARISON_ROUNDS} rounds (each: ${LOCAL_RUNS_PER_ROUND} local runs, ${FLEET_RUNS_PER_ROUND} runs queued at once on each fleet's one worker, ${LOCAL_RUNS_PER_ROUND} local runs with git), median per run:`,
+      `interleaved, ${COMPARISON_ROUNDS} rounds (each: ${LOCAL_RUNS_PER_ROUND} local runs, ${FLEET_RUNS_PER_ROUND} runs queued at once on each fleet's one worker (per run: time between consecutive results), ${LOCAL_RUNS_PER_ROUND} local runs with git), median per run:`,
       `  local Pod, existing checkout, no git (${ROUNDS} rounds × ${CALLS} calls): ${median(local).toFixed(0)} ms`,
       `  local Pod with a fresh clone and a pushed branch: ${median(localGit).toFixed(0)} ms (${median(localGit.map((ms, i) => ms / (local[i] as number))).toFixed(2)}× the local Pod)`,
       ...fleets.map(
@@ -213,27 +222,7 @@ async function main(): Promise<void> {
       const url = await cluster.createDatabase(`bench_${workers}`);
       const client = await FleetClient.connect(url);
       const children = await startWorkers(url, workers, env, path.join(scratch, `repos-w${workers}`));
-      const started = performance.now();
-      const ids: string[] = [];
-      for (let i = 0; i < RUNS_PER_SETTING; i += 1)
-        ids.push(
-          await client.submit({
-            repo: `file://${origin}`,
-            prompt: "write the files",
-            overrides: { tools: { approve: [] } },
-          }),
-        );
-      for (;;) {
-        const { rows } = await client.database.pool.query<{ n: string }>(
-          "SELECT count(*) AS n FROM yoake_runs WHERE state IN ('finished', 'failed')",
-        );
-        if (Number(rows[0]?.n) >= ids.length) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const { rows: failed } = await client.database.pool.query(
-        "SELECT id FROM yoake_runs WHERE state <> 'finished'",
-      );
+      const { perRunMs, failed } = await batch(client, origin, RUNS_PER_SETTING);
       // Latency on an idle fleet: one run at a time, submit → its session_start stored.
       const firstMs: number[] = [];
       for (let i = 0; i < 10; i += 1) {
@@ -255,7 +244,7 @@ async function main(): Promise<void> {
         firstMs.push(Number(rows[0]?.ms));
       }
       lines.push(
-        `${workers} worker${workers === 1 ? "" : "s"}: ${(ids.length / seconds).toFixed(2)} runs/s (${ids.length} runs at once, ${failed.length} not finished); idle submit → first event p50 ${percentile(firstMs, 50).toFixed(0)} ms, p99 ${percentile(firstMs, 99).toFixed(0)} ms`,
+        `${workers} worker${workers === 1 ? "" : "s"}: ${(1000 / perRunMs).toFixed(2)} runs/s (${RUNS_PER_SETTING} runs at once, ${failed} not finished); idle submit → first event p50 ${percentile(firstMs, 50).toFixed(0)} ms, p99 ${percentile(firstMs, 99).toFixed(0)} ms`,
       );
       for (const child of children) child.kill("SIGTERM");
       await client.close();

@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Pod } from "@yoake/pod";
 import { toWireEvent } from "@yoake/pod/protocol";
@@ -47,6 +48,12 @@ async function main(): Promise<void> {
         const pod = await Pod.create({ cwd: localDir, env, overrides });
         await pod.run("write the files");
         await pod.close();
+      });
+      // The previous way, for comparison: a clone per run (deleted at once).
+      await time("for comparison: git clone --no-tags (the previous way to get a tree)", async () => {
+        const dir = path.join(scratch, `clone-${i}`);
+        git(scratch, "clone", "--quiet", "--no-tags", `file://${origin}`, dir);
+        await rm(dir, { recursive: true, force: true });
       });
       await time("fleet run: all parts", async () => {
         const id = crypto.randomUUID();
