@@ -42,9 +42,9 @@ export interface RunTree {
  * URL, so a run does not clone. Each run gets a new repository of its own whose object store
  * borrows the mirror's (git alternates): it fetches the requested ref from the repository itself
  * (so it sees whatever was pushed a moment ago; only objects the mirror lacks cross the wire) and
- * checks it out, two git processes instead of a clone's six. Nothing a run does is written to
- * the mirror, so runs in one process or in several never contend for it and nothing of a run
- * survives into the next. The mirror is brought up to date in the background after a run had to
+ * checks it out: three git processes (one of them the server's) instead of a clone's five.
+ * Nothing a run does is written to the mirror, so runs in one process or in several never contend
+ * for it, and nothing of a run survives into the next. The mirror is brought up to date in the background after a run had to
  * fetch objects it lacked; it only ever gains objects (never gc'd), so a tree borrowing from it
  * never loses one.
  *
