@@ -44,9 +44,9 @@ export interface RunTree {
  * (so it sees whatever was pushed a moment ago; only objects the mirror lacks cross the wire) and
  * checks it out: three git processes (one of them the server's) instead of a clone's five.
  * Nothing a run does is written to the mirror, so runs in one process or in several never contend
- * for it, and nothing of a run survives into the next. The mirror is brought up to date in the background after a run had to
- * fetch objects it lacked; it only ever gains objects (never gc'd), so a tree borrowing from it
- * never loses one.
+ * for it, and nothing of a run survives into the next. The mirror is brought up to date in the
+ * background after a run had to fetch objects it lacked; it only ever gains objects (never gc'd),
+ * so a tree borrowing from it never loses one.
  *
  * A worker killed mid-run leaves its run's directory (named after its process id) and maybe a
  * half-made mirror in a temporary name; the next cache opened on the same root deletes those of
