@@ -1,7 +1,9 @@
 // The fleet benchmark (not a test): `npm run bench --workspace @yoake/fleet`. Figures go to the
 // package README. Everything real but the model: PostgreSQL in a temp cluster, worker processes,
 // git over file://, the mock provider playing runs of 5 rounds × 3 tool calls.
-import { spawn } from "node:child_process";
+// FLEET_BENCH_BEFORE=<commit> also runs that commit's fleet worker in the interleaved comparison.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -12,6 +14,86 @@ import { FleetClient, FleetDatabase, PostgresSessionStore } from "../src/index.j
 import { CALLS, ROUNDS, startBenchBed } from "./bench-model.js";
 
 const RUNS_PER_SETTING = Number(process.env.FLEET_BENCH_RUNS ?? 16);
+/** Rounds of the interleaved comparison, and fleet runs (one worker) / local runs per round. */
+const COMPARISON_ROUNDS = Number(process.env.FLEET_BENCH_ROUNDS ?? 5);
+const FLEET_RUNS_PER_ROUND = 10;
+const LOCAL_RUNS_PER_ROUND = 5;
+const BEFORE = process.env.FLEET_BENCH_BEFORE;
+const median = (values: number[]) => percentile(values, 50);
+
+/** Worker processes of `module` (this checkout's fleet by default), started and ready. */
+async function startWorkers(
+  url: string,
+  count: number,
+  env: Record<string, string | undefined>,
+  repositoryCache: string,
+  module?: string,
+): Promise<ChildProcess[]> {
+  const children = Array.from({ length: count }, () =>
+    spawn(
+      process.execPath,
+      [
+        "--conditions=@yoake/source",
+        "--import",
+        "tsx",
+        fileURLToPath(new URL("./worker-main.ts", import.meta.url)),
+        url,
+        "1",
+        repositoryCache,
+        ...(module === undefined ? [] : [module]),
+      ],
+      { env, stdio: ["ignore", "pipe", "inherit"] },
+    ),
+  );
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) =>
+          createInterface({ input: child.stdout }).once("line", () => resolve()),
+        ),
+    ),
+  );
+  return children;
+}
+
+/**
+ * Submits `runs` runs at once and waits until all are done. `perRunMs` counts from the submission
+ * (so it includes the idle worker's wait for its first poll); `steadyMs` is the time between
+ * consecutive results (last result − first result, over runs − 1): what one more run costs a busy
+ * worker.
+ */
+async function batch(
+  client: FleetClient,
+  origin: string,
+  runs: number,
+): Promise<{ perRunMs: number; steadyMs: number; failed: number }> {
+  const started = performance.now();
+  const ids: string[] = [];
+  for (let i = 0; i < runs; i += 1)
+    ids.push(
+      await client.submit({
+        repo: `file://${origin}`,
+        prompt: "write the files",
+        overrides: { tools: { approve: [] } },
+      }),
+    );
+  for (;;) {
+    const { rows } = await client.database.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM yoake_runs WHERE id = ANY($1) AND state IN ('finished', 'failed')",
+      [ids],
+    );
+    if (Number(rows[0]?.n) >= runs) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const perRunMs = (performance.now() - started) / runs;
+  const { rows } = await client.database.pool.query<{ span: number; failed: string }>(
+    `SELECT extract(epoch FROM max(updated_at) - min(updated_at)) * 1000 AS span,
+            count(*) FILTER (WHERE state <> 'finished') AS failed
+       FROM yoake_runs WHERE id = ANY($1)`,
+    [ids],
+  );
+  return { perRunMs, steadyMs: Number(rows[0]?.span) / (runs - 1), failed: Number(rows[0]?.failed) };
+}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -43,72 +125,104 @@ async function main(): Promise<void> {
   const { cluster, scratch, origin, env, git } = bed;
   const lines: string[] = [];
   try {
-    // The same run in a local Pod, on a clone that exists already (files on local disk), measured
-    // right before and right after the one-worker batch so the ratio compares like with like on a
-    // machine whose load moves.
+    // The same run in a local Pod, on a clone that exists already (files on local disk): what the
+    // issue compares the fleet with. And the same local run that also gets a fresh clone and
+    // pushes its branch, as a fleet run does (the fleet's git work done the plain way).
     const localDir = path.join(scratch, "local");
     git(scratch, "clone", "--quiet", `file://${origin}`, localDir);
-    const localP50 = async (): Promise<number> => {
-      const times: number[] = [];
-      for (let i = 0; i < 7; i += 1) {
-        const started = performance.now();
-        const pod = await Pod.create({ cwd: localDir, env, overrides: { tools: { approve: [] } } });
-        const result = await pod.run("write the files");
-        await pod.close();
-        if (result.status !== "finished") throw new Error(`local run ${result.status}`);
-        times.push(performance.now() - started);
-      }
-      return percentile(times, 50);
+    const overrides = { tools: { approve: [] } };
+    const localRun = async (cwd: string): Promise<void> => {
+      const pod = await Pod.create({ cwd, env, overrides });
+      const result = await pod.run("write the files");
+      await pod.close();
+      if (result.status !== "finished") throw new Error(`local run ${result.status}`);
     };
-    const localBefore = await localP50();
-    let localAfter = Number.NaN;
-    let oneWorkerPerRunMs = Number.NaN;
+    const perRun = async (runs: number, body: (i: number) => Promise<void>): Promise<number> => {
+      const started = performance.now();
+      for (let i = 0; i < runs; i += 1) await body(i);
+      return (performance.now() - started) / runs;
+    };
+    let localGitRuns = 0;
+    const localWithGit = async (): Promise<void> => {
+      localGitRuns += 1;
+      const dir = path.join(scratch, `local-git-${localGitRuns}`);
+      git(scratch, "clone", "--quiet", "--no-tags", `file://${origin}`, dir);
+      await localRun(dir);
+      git(dir, "add", "--all", "--", ".", ":(exclude).yoake");
+      git(dir, "commit", "--quiet", "--no-verify", "-m", "local run");
+      git(dir, "push", "--quiet", "origin", `HEAD:refs/heads/local/${localGitRuns}`);
+      await rm(dir, { recursive: true, force: true });
+    };
+    // The fleets compared: this checkout's worker and, with FLEET_BENCH_BEFORE, that commit's
+    // (its src/ taken out of git into a directory of this package, so it resolves the same packages).
+    const fleets: Array<{
+      name: string;
+      client: FleetClient;
+      children: ChildProcess[];
+      perRun: number[];
+      failed: number;
+    }> = [];
+    const beforeDir = path.join(fileURLToPath(new URL(".", import.meta.url)), ".before");
+    for (const variant of BEFORE === undefined ? ["this checkout"] : ["this checkout", BEFORE]) {
+      let module: string | undefined;
+      if (variant === BEFORE) {
+        await rm(beforeDir, { recursive: true, force: true });
+        execFileSync(
+          "sh",
+          ["-c", `mkdir -p '${beforeDir}' && git archive '${BEFORE}' src | tar -x -C '${beforeDir}'`],
+          {
+            cwd: fileURLToPath(new URL("..", import.meta.url)),
+          },
+        );
+        module = path.join(beforeDir, "src", "index.ts");
+      }
+      const url = await cluster.createDatabase(`compare_${fleets.length}`);
+      const client = await FleetClient.connect(url);
+      const cache = path.join(scratch, `repos-${fleets.length}`);
+      fleets.push({
+        name: variant,
+        client,
+        children: await startWorkers(url, 1, env, cache, module),
+        perRun: [],
+        failed: 0,
+      });
+    }
+    const local: number[] = [];
+    const localGit: number[] = [];
+    try {
+      // Warm-up: every fleet's first run makes its mirror, every Pod path is loaded once.
+      for (const fleet of fleets) await batch(fleet.client, origin, 2);
+      await perRun(2, () => localRun(localDir));
+      for (let round = 0; round < COMPARISON_ROUNDS; round += 1) {
+        local.push(await perRun(LOCAL_RUNS_PER_ROUND, () => localRun(localDir)));
+        for (const fleet of fleets) {
+          const { steadyMs, failed } = await batch(fleet.client, origin, FLEET_RUNS_PER_ROUND);
+          fleet.perRun.push(steadyMs);
+          fleet.failed += failed;
+        }
+        localGit.push(await perRun(LOCAL_RUNS_PER_ROUND, localWithGit));
+      }
+    } finally {
+      for (const fleet of fleets) {
+        for (const child of fleet.children) child.kill("SIGTERM");
+        await fleet.client.close();
+      }
+      await rm(beforeDir, { recursive: true, force: true });
+    }
+    lines.push(
+      `interleaved, ${COMPARISON_ROUNDS} rounds (each: ${LOCAL_RUNS_PER_ROUND} local runs, ${FLEET_RUNS_PER_ROUND} runs queued at once on each fleet's one worker (per run: time between consecutive results), ${LOCAL_RUNS_PER_ROUND} local runs with git), median per run:`,
+      `  local Pod, existing checkout, no git (${ROUNDS} rounds × ${CALLS} calls): ${median(local).toFixed(0)} ms`,
+      `  local Pod with a fresh clone and a pushed branch: ${median(localGit).toFixed(0)} ms (${median(localGit.map((ms, i) => ms / (local[i] as number))).toFixed(2)}× the local Pod)`,
+      ...fleets.map(
+        (fleet) =>
+          `  fleet (${fleet.name}), 1 worker: ${median(fleet.perRun).toFixed(0)} ms per run, ${median(fleet.perRun.map((ms, i) => ms / (local[i] as number))).toFixed(2)}× the local Pod (per round: ${fleet.perRun.map((ms, i) => (ms / (local[i] as number)).toFixed(2)).join(", ")}), ${median(fleet.perRun.map((ms, i) => ms / (localGit[i] as number))).toFixed(2)}× the local Pod with git; ${fleet.failed} not finished`,
+      ),
+    );
     for (const workers of [1, 2, 4]) {
       const url = await cluster.createDatabase(`bench_${workers}`);
       const client = await FleetClient.connect(url);
-      const children = Array.from({ length: workers }, () =>
-        spawn(
-          process.execPath,
-          [
-            "--conditions=@yoake/source",
-            "--import",
-            "tsx",
-            fileURLToPath(new URL("./worker-main.ts", import.meta.url)),
-            url,
-            "1",
-          ],
-          { env, stdio: ["ignore", "pipe", "inherit"] },
-        ),
-      );
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) =>
-              createInterface({ input: child.stdout }).once("line", () => resolve()),
-            ),
-        ),
-      );
-      const started = performance.now();
-      const ids: string[] = [];
-      for (let i = 0; i < RUNS_PER_SETTING; i += 1)
-        ids.push(
-          await client.submit({
-            repo: `file://${origin}`,
-            prompt: "write the files",
-            overrides: { tools: { approve: [] } },
-          }),
-        );
-      for (;;) {
-        const { rows } = await client.database.pool.query<{ n: string }>(
-          "SELECT count(*) AS n FROM yoake_runs WHERE state IN ('finished', 'failed')",
-        );
-        if (Number(rows[0]?.n) >= ids.length) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const { rows: failed } = await client.database.pool.query(
-        "SELECT id FROM yoake_runs WHERE state <> 'finished'",
-      );
+      const children = await startWorkers(url, workers, env, path.join(scratch, `repos-w${workers}`));
+      const { perRunMs, failed } = await batch(client, origin, RUNS_PER_SETTING);
       // Latency on an idle fleet: one run at a time, submit → its session_start stored.
       const firstMs: number[] = [];
       for (let i = 0; i < 10; i += 1) {
@@ -130,20 +244,11 @@ async function main(): Promise<void> {
         firstMs.push(Number(rows[0]?.ms));
       }
       lines.push(
-        `${workers} worker${workers === 1 ? "" : "s"}: ${(ids.length / seconds).toFixed(2)} runs/s (${ids.length} runs at once, ${failed.length} not finished); idle submit → first event p50 ${percentile(firstMs, 50).toFixed(0)} ms, p99 ${percentile(firstMs, 99).toFixed(0)} ms`,
+        `${workers} worker${workers === 1 ? "" : "s"}: ${(1000 / perRunMs).toFixed(2)} runs/s (${RUNS_PER_SETTING} runs at once, ${failed} not finished); idle submit → first event p50 ${percentile(firstMs, 50).toFixed(0)} ms, p99 ${percentile(firstMs, 99).toFixed(0)} ms`,
       );
-      if (workers === 1) {
-        oneWorkerPerRunMs = (seconds * 1000) / ids.length;
-        localAfter = await localP50();
-      }
       for (const child of children) child.kill("SIGTERM");
       await client.close();
     }
-    const localMs = (localBefore + localAfter) / 2;
-    lines.push(
-      `local Pod, one run (${ROUNDS} rounds × ${CALLS} calls): p50 ${localBefore.toFixed(0)} ms before the 1-worker batch, ${localAfter.toFixed(0)} ms after`,
-      `fleet cost per run (1 worker, clone + push included) / local Pod: ${(oneWorkerPerRunMs / localMs).toFixed(2)}× (${oneWorkerPerRunMs.toFixed(0)} ms vs ${localMs.toFixed(0)} ms)`,
-    );
     const appendsUrl = await cluster.createDatabase("bench_appends");
     for (const sessions of [1, 8])
       lines.push(

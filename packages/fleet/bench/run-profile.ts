@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Pod } from "@yoake/pod";
 import { toWireEvent } from "@yoake/pod/protocol";
@@ -5,6 +6,7 @@ import { openFleetStores } from "../src/index.js";
 import { RunEventWriter } from "../src/runs/run-events.js";
 import { RunTable } from "../src/runs/run-record.js";
 import { ProviderSlots } from "../src/worker/provider-slots.js";
+import { RepositoryCache } from "../src/worker/repository-cache.js";
 import { prepareWorkspace } from "../src/worker/workspace.js";
 import { startBenchBed } from "./bench-model.js";
 
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
   const stores = await openFleetStores(url, { env });
   const runs = new RunTable(stores.database.pool);
   const slots = new ProviderSlots(url);
+  const repositories = await RepositoryCache.open(path.join(scratch, "repos"));
   const times: Record<string, number[]> = {};
   const time = async <T>(part: string, body: () => Promise<T>): Promise<T> => {
     const started = performance.now();
@@ -46,13 +49,19 @@ async function main(): Promise<void> {
         await pod.run("write the files");
         await pod.close();
       });
+      // The previous way, for comparison: a clone per run (deleted at once).
+      await time("for comparison: git clone --no-tags (the previous way to get a tree)", async () => {
+        const dir = path.join(scratch, `clone-${i}`);
+        git(scratch, "clone", "--quiet", "--no-tags", `file://${origin}`, dir);
+        await rm(dir, { recursive: true, force: true });
+      });
       await time("fleet run: all parts", async () => {
         const id = crypto.randomUUID();
         await runs.insert(id, { repo: `file://${origin}`, prompt: "write the files", overrides });
         await time("  claim the run", () => runs.claim(id, "profile"));
         const slot = await time("  provider slot (advisory lock)", () => slots.acquire("anthropic", 8));
-        const workspace = await time("  clone", () =>
-          prepareWorkspace({ repo: `file://${origin}`, prompt: "write the files" }),
+        const workspace = await time("  working tree (fetch + checkout from the cache)", () =>
+          prepareWorkspace({ repo: `file://${origin}`, prompt: "write the files" }, repositories),
         );
         const pod = await time("  Pod.create (PostgreSQL stores)", () =>
           Pod.create({
@@ -92,6 +101,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await slots.close();
+    await repositories.close();
     await stores.close();
     await bed.close();
   }

@@ -5,6 +5,7 @@ import { RUN_QUEUE, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
 import { ProviderSlots } from "./provider-slots.js";
+import { RepositoryCache } from "./repository-cache.js";
 import { executeRun } from "./run-executor.js";
 
 export interface FleetWorkerOptions {
@@ -19,6 +20,11 @@ export interface FleetWorkerOptions {
   leaseMs?: number;
   /** Told what the worker does, one line each (`yoake worker` prints them on stderr). */
   log?: (line: string) => void;
+  /**
+   * The directory of this machine's repository mirrors and run trees (default
+   * `$XDG_CACHE_HOME/yoake/repos`); worker processes on one machine may share it.
+   */
+  repositoryCache?: string;
 }
 
 export interface FleetWorker {
@@ -28,6 +34,8 @@ export interface FleetWorker {
 }
 
 const DEFAULT_LEASE_MS = 10_000;
+/** How often an idle lane looks for a job (pg-boss's own work loop polled every 0.5 s as well). */
+const POLL_MS = 500;
 
 /**
  * Takes runs from the queue and executes each in a Pod (`executeRun`), `concurrency` at a time.
@@ -43,7 +51,11 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const queue = await RunQueue.open(options.url, { supervise: true });
   const runs = new RunTable(stores.database.pool);
   const slots = new ProviderSlots(options.url);
+  const repositories = await RepositoryCache.open(
+    options.repositoryCache ?? RepositoryCache.defaultRoot(options.env),
+  );
   const context = {
+    repositories,
     pool: stores.database.pool,
     runs,
     sessions: stores.sessionStore,
@@ -57,7 +69,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     await runs.requeue(runId, id);
   };
 
-  const handle = async (runId: string): Promise<void> => {
+  const handle = async (runId: string, podClosed: () => void): Promise<void> => {
     const run = await runs.claim(runId, id);
     if (run === undefined) return; // finished, paused or cancelled meanwhile
     const provider = run.spec.model?.split("/")[0] ?? "default";
@@ -66,9 +78,18 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       await requeue(runId, run.spec.timeoutSeconds, 2);
       return;
     }
+    // The provider is done with the run when its Pod is: its slot is free while the changes are pushed.
+    let released: Promise<void> | undefined;
+    const releaseSlot = () => {
+      released ??= slot.release();
+      return released;
+    };
     try {
       log(`run ${runId}: started (attempt ${run.attempts})`);
-      const execution = await executeRun(run, context);
+      const execution = await executeRun(run, context, () => {
+        void releaseSlot();
+        podClosed();
+      });
       if (execution.kind === "paused") log(`run ${runId}: paused for approval`);
       else if (execution.kind === "rate_limited") {
         await requeue(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
@@ -89,31 +110,96 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       await runs.finish(runId, { status: "failed", error: (error as Error).message });
       log(`run ${runId}: failed: ${(error as Error).message}`);
     } finally {
-      await slot.release();
+      await releaseSlot();
     }
   };
 
-  const workers: string[] = [];
-  for (let i = 0; i < (options.concurrency ?? 1); i += 1) {
-    let lane = "";
-    lane = await queue.boss.work<RunJob>(
-      RUN_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 0.5 },
-      async (jobs: PgBoss.Job<RunJob>[]) => {
-        for (const job of jobs) await handle(job.data.runId);
-        // pg-boss waits out the rest of its polling interval after a short job; a worker that
-        // just finished one looks for the next at once.
-        queue.boss.notifyWorker(lane);
-      },
-    );
-    workers.push(lane);
-  }
+  // Each lane runs one Pod at a time. Once a run's Pod is closed the lane takes its next job
+  // while that run's changes are committed and pushed (git, not the Pod: the two overlap on a
+  // machine with a spare core); its job is completed only after its result is stored, so a worker
+  // that dies while delivering leaves the job to expire and be retried as before. A lane has at
+  // most one run delivering while it runs the next.
+  let stopping = false;
+  const wakers = new Set<() => void>();
+  const fetches = new Set<Promise<unknown>>();
+  /** Jobs taken and not yet completed: whether the run's Pod is still going, and the whole job. */
+  const active = new Map<string, { job: PgBoss.Job<RunJob>; podOpen: boolean; done: Promise<void> }>();
+  const runJob = (job: PgBoss.Job<RunJob>, podClosed: () => void): Promise<void> => {
+    const closePod = () => {
+      const entry = active.get(job.id);
+      if (entry !== undefined) entry.podOpen = false;
+      podClosed();
+    };
+    const done = handle(job.data.runId, closePod)
+      .then(
+        () => queue.boss.complete(RUN_QUEUE, job.id),
+        (error: Error) => queue.boss.fail(RUN_QUEUE, job.id, { message: error.message }),
+      )
+      .then(
+        () => undefined,
+        (error: Error) => log(`run ${job.data.runId}: its job was not completed: ${error.message}`),
+      )
+      .finally(() => {
+        closePod();
+        active.delete(job.id);
+      });
+    active.set(job.id, { job, podOpen: true, done });
+    return done;
+  };
+  const lane = async (): Promise<void> => {
+    let previous: Promise<void> = Promise.resolve();
+    while (!stopping) {
+      const fetching = queue.boss.fetch<RunJob>(RUN_QUEUE, { batchSize: 1 }).then(
+        async ([job]) => {
+          // Taken while the worker was stopping: given back at once for another worker.
+          if (job !== undefined && stopping)
+            await queue.boss
+              .fail(RUN_QUEUE, job.id, { message: "its worker stopped" })
+              .catch(() => undefined);
+          return stopping ? undefined : job;
+        },
+        () => undefined,
+      );
+      fetches.add(fetching);
+      const job = await fetching.finally(() => fetches.delete(fetching));
+      if (stopping) break;
+      if (job === undefined) {
+        // Polling, as pg-boss's own work loop does; stop() wakes an idle lane.
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            wakers.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, POLL_MS);
+          wakers.add(wake);
+        });
+        continue;
+      }
+      let current: Promise<void> = Promise.resolve();
+      await new Promise<void>((podClosed) => {
+        current = runJob(job, () => podClosed());
+      });
+      await previous;
+      previous = current;
+    }
+  };
+  for (let i = 0; i < (options.concurrency ?? 1); i += 1) void lane();
   return {
     id,
     async stop() {
-      for (const worker of workers) await queue.boss.offWork({ id: worker }).catch(() => undefined);
+      stopping = true;
+      for (const wake of [...wakers]) wake();
+      await Promise.all([...fetches]);
+      // A run whose changes are being pushed ends first. A run whose Pod is still going is given
+      // back to the queue at once (its session lease then decides when another worker continues).
+      const taken = [...active.values()];
+      for (const { job } of taken.filter((entry) => entry.podOpen))
+        await queue.boss.fail(RUN_QUEUE, job.id, { message: "its worker stopped" }).catch(() => undefined);
+      await Promise.all(taken.filter((entry) => !entry.podOpen).map((entry) => entry.done));
       await queue.close();
       await slots.close();
+      await repositories.close();
       await stores.close();
     },
   };

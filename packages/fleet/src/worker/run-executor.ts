@@ -7,6 +7,7 @@ import { RunEventWriter } from "../runs/run-events.js";
 import type { RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
+import type { RepositoryCache } from "./repository-cache.js";
 import { prepareWorkspace } from "./workspace.js";
 
 /** What executing a run came to: an end, a pause for approval, or a provider's limit to wait out. */
@@ -22,6 +23,8 @@ export interface ExecutorContext {
   blobs: PostgresBlobStore;
   /** The environment of the Pods (API keys, base URLs, the session key's location). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Where runs on a `repo` get their working trees. */
+  repositories: RepositoryCache;
 }
 
 /**
@@ -30,77 +33,91 @@ export interface ExecutorContext {
  * gets the stored answer; after a crashed worker the restored Pod answers the unanswered calls as
  * interrupted and goes on, so no call recorded as done runs again. The Pod's events are stored
  * in their stream-json form for followers, and what the attempt cost is added to the run's total.
+ * `podClosed` is called once the Pod is closed, before the changes are committed and pushed: the
+ * worker may start its next run while this one delivers.
  */
-export async function executeRun(run: RunRecord, context: ExecutorContext): Promise<Execution> {
-  const workspace = await prepareWorkspace(run.spec);
+export async function executeRun(
+  run: RunRecord,
+  context: ExecutorContext,
+  podClosed: () => void = () => undefined,
+): Promise<Execution> {
+  const workspace = await prepareWorkspace(run.spec, context.repositories);
   try {
-    const overrides: ManifestLayerInput = {
-      ...(run.spec.overrides as ManifestLayerInput | undefined),
-      ...(run.spec.model !== undefined && { model: { ref: run.spec.model } }),
-    };
-    const pod = await Pod.create({
-      cwd: workspace.dir,
-      env: context.env,
-      overrides,
-      sessionStore: context.sessions,
-      blobStore: context.blobs,
-      session: run.sessionId ?? "new",
-    });
-    const events = await RunEventWriter.open(context.pool, run.id);
-    const cost = new RunCostMeter(pod.manifest.model);
-    const history = () => pod.history;
-    const stopListening = pod.listen((event) => {
-      cost.observe(event);
-      const wire = toWireEvent(event, history);
-      if (wire !== undefined) events.add(wire);
-    });
-    // Every way out of an attempt stores its events and adds its cost first.
-    const settle = async (): Promise<number | undefined> => {
-      stopListening();
-      await events.flush();
-      return context.runs.addCost(run.id, cost.costUsd);
-    };
-    try {
-      if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId);
-      let result = await start(pod, run);
-      while (result.permissionRequest !== undefined) {
-        const request = result.permissionRequest;
-        if (run.decision?.callId !== request.callId) {
-          // Stored before the state says paused: a follower reading `paused` has every event.
-          await settle();
-          await context.runs.pause(run.id, {
-            callId: request.callId,
-            tool: request.tool,
-            ...(request.preview?.ok === true && { summary: request.preview.diff.slice(0, 4000) }),
-          });
-          return { kind: "paused" };
-        }
-        result = await pod.respond(
-          request.id,
-          run.decision.allow ? "allow_once" : { deny: "denied by the approver" },
-        );
-      }
-      const totalCost = await settle();
-      const retryAfter = rateLimitDelay(result);
-      if (retryAfter !== undefined) return { kind: "rate_limited", retryAfterSeconds: retryAfter };
-      const delivered = result.status === "finished" ? await workspace.deliver(run.id) : {};
-      const model = pod.manifest.model.ref ?? `${pod.manifest.model.scheme}/${pod.manifest.model.id}`;
-      return {
-        kind: "ended",
-        outcome: {
-          ...outcomeOf(result),
-          model,
-          turns: result.turns,
-          ...(totalCost !== undefined && { costUsd: totalCost }),
-          ...delivered,
-        },
-      };
-    } finally {
-      stopListening();
-      await pod.close();
-    }
+    const ran = await runPod(run, context, workspace.dir);
+    podClosed();
+    // Only a finished run's changes are delivered.
+    if (ran.kind !== "ended" || ran.outcome.status !== "finished") return ran;
+    const delivered = await workspace.deliver(run.id);
+    return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
   } finally {
     await workspace.dispose();
+  }
+}
+
+/** The Pod's part of a run: everything but the delivery of its changes. */
+async function runPod(run: RunRecord, context: ExecutorContext, cwd: string): Promise<Execution> {
+  const overrides: ManifestLayerInput = {
+    ...(run.spec.overrides as ManifestLayerInput | undefined),
+    ...(run.spec.model !== undefined && { model: { ref: run.spec.model } }),
+  };
+  const pod = await Pod.create({
+    cwd,
+    env: context.env,
+    overrides,
+    sessionStore: context.sessions,
+    blobStore: context.blobs,
+    session: run.sessionId ?? "new",
+  });
+  const events = await RunEventWriter.open(context.pool, run.id);
+  const cost = new RunCostMeter(pod.manifest.model);
+  const history = () => pod.history;
+  const stopListening = pod.listen((event) => {
+    cost.observe(event);
+    const wire = toWireEvent(event, history);
+    if (wire !== undefined) events.add(wire);
+  });
+  // Every way out of an attempt stores its events and adds its cost first.
+  const settle = async (): Promise<number | undefined> => {
+    stopListening();
+    await events.flush();
+    return context.runs.addCost(run.id, cost.costUsd);
+  };
+  try {
+    if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId);
+    let result = await start(pod, run);
+    while (result.permissionRequest !== undefined) {
+      const request = result.permissionRequest;
+      if (run.decision?.callId !== request.callId) {
+        // Stored before the state says paused: a follower reading `paused` has every event.
+        await settle();
+        await context.runs.pause(run.id, {
+          callId: request.callId,
+          tool: request.tool,
+          ...(request.preview?.ok === true && { summary: request.preview.diff.slice(0, 4000) }),
+        });
+        return { kind: "paused" };
+      }
+      result = await pod.respond(
+        request.id,
+        run.decision.allow ? "allow_once" : { deny: "denied by the approver" },
+      );
+    }
+    const totalCost = await settle();
+    const retryAfter = rateLimitDelay(result);
+    if (retryAfter !== undefined) return { kind: "rate_limited", retryAfterSeconds: retryAfter };
+    const model = pod.manifest.model.ref ?? `${pod.manifest.model.scheme}/${pod.manifest.model.id}`;
+    return {
+      kind: "ended",
+      outcome: {
+        ...outcomeOf(result),
+        model,
+        turns: result.turns,
+        ...(totalCost !== undefined && { costUsd: totalCost }),
+      },
+    };
+  } finally {
+    stopListening();
+    await pod.close();
   }
 }
 

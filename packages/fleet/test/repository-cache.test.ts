@@ -1,0 +1,167 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RepositoryCache } from "../src/worker/repository-cache.js";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+let scratch: string;
+let root: string;
+
+/** A bare repository on `main` with `files` files, and a clone of it to push from as "someone else". */
+function makeOrigin(name: string, files: number): { url: string; other: string } {
+  const origin = path.join(scratch, `${name}.git`);
+  const other = path.join(scratch, `${name}-other`);
+  git(scratch, "init", "--quiet", "--bare", "--initial-branch=main", origin);
+  git(scratch, "clone", "--quiet", `file://${origin}`, other);
+  git(other, "checkout", "--quiet", "-b", "main");
+  for (let i = 0; i < files; i += 1)
+    execFileSync("sh", ["-c", `echo 'file ${i}' > f${i}.txt`], { cwd: other });
+  execFileSync("sh", ["-c", "echo '# origin' > README.md"], { cwd: other });
+  git(other, "add", ".");
+  git(other, "commit", "--quiet", "-m", "seed");
+  git(other, "push", "--quiet", "origin", "main");
+  return { url: `file://${origin}`, other };
+}
+
+/** Objects a run's tree holds in its own store (the rest it borrows from the mirror). */
+function ownObjects(dir: string): number {
+  const counts = git(dir, "count-objects", "-v");
+  const field = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, "m").exec(counts)?.[1]);
+  return field("count") + field("in-pack");
+}
+
+const mirrors = async () => (await readdir(root)).filter((name) => name.endsWith(".git"));
+
+beforeEach(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), "yoake-repo-cache-"));
+  root = path.join(scratch, "cache");
+});
+afterEach(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe("RepositoryCache", () => {
+  it("reuses one mirror per repository and still sees what someone else pushed in between", async () => {
+    const { url, other } = makeOrigin("app", 30);
+    const cache = await RepositoryCache.open(root);
+    const first = await cache.checkout(url, "main");
+    expect(await readFile(path.join(first.dir, "f7.txt"), "utf8")).toBe("file 7\n");
+    await first.dispose();
+
+    execFileSync("sh", ["-c", "echo theirs > theirs.txt"], { cwd: other });
+    git(other, "add", ".");
+    git(other, "commit", "--quiet", "-m", "theirs");
+    git(other, "push", "--quiet", "origin", "main", "main:refs/heads/feature");
+
+    const second = await cache.checkout(url, "main");
+    expect(await readFile(path.join(second.dir, "theirs.txt"), "utf8")).toBe("theirs\n");
+    expect(git(second.dir, "rev-parse", "HEAD")).toBe(git(other, "rev-parse", "HEAD"));
+    const feature = await cache.checkout(url, "feature");
+    expect(existsSync(path.join(feature.dir, "theirs.txt"))).toBe(true);
+    // One mirror, and the second run fetched only the new commit (commit, tree, blob), not 30 files.
+    expect(await mirrors()).toHaveLength(1);
+    expect(ownObjects(second.dir)).toBeLessThanOrEqual(3);
+    expect(ownObjects(second.dir)).toBeGreaterThan(0);
+    await cache.close();
+    await second.dispose();
+    await feature.dispose();
+    // The background update brought the new commit into the mirror: the next run fetches nothing.
+    const third = await cache.checkout(url, "main");
+    expect(ownObjects(third.dir)).toBe(0);
+    expect(await readFile(path.join(third.dir, "theirs.txt"), "utf8")).toBe("theirs\n");
+    await third.dispose();
+  });
+
+  it("gives each run a fresh tree: nothing uncommitted, staged or committed by the previous run", async () => {
+    const { url, other } = makeOrigin("app", 2);
+    const cache = await RepositoryCache.open(root);
+    const first = await cache.checkout(url, "main");
+    await writeFile(path.join(first.dir, "README.md"), "changed\n");
+    await writeFile(path.join(first.dir, "staged.txt"), "staged\n");
+    git(first.dir, "add", "staged.txt");
+    await writeFile(path.join(first.dir, "untracked.txt"), "untracked\n");
+    await writeFile(path.join(first.dir, "committed.txt"), "committed\n");
+    git(first.dir, "add", "committed.txt");
+    git(first.dir, "commit", "--quiet", "-m", "local only");
+    // The first run is still going (not disposed) while the second starts.
+    const second = await cache.checkout(url, "main");
+    expect(second.dir).not.toBe(first.dir);
+    expect(git(second.dir, "status", "--porcelain", "--untracked-files=all")).toBe("");
+    expect(await readFile(path.join(second.dir, "README.md"), "utf8")).toBe("# origin\n");
+    for (const name of ["staged.txt", "untracked.txt", "committed.txt"])
+      expect(existsSync(path.join(second.dir, name))).toBe(false);
+    expect(git(second.dir, "rev-parse", "HEAD")).toBe(git(other, "rev-parse", "HEAD"));
+    await first.dispose();
+    await second.dispose();
+    expect(existsSync(first.dir)).toBe(false);
+    await cache.close();
+  });
+
+  it("refuses a ref that is not a branch or tag name, and reports a missing one", async () => {
+    const { url } = makeOrigin("app", 1);
+    const cache = await RepositoryCache.open(root);
+    await expect(cache.checkout(url, "main:refs/heads/x")).rejects.toThrow(/not a branch or tag name/);
+    await expect(cache.checkout(url, "--upload-pack=touch")).rejects.toThrow(/not a branch or tag name/);
+    await expect(cache.checkout(url, "nope")).rejects.toThrow(/^cannot clone .* at nope: /);
+    expect(await readdir(path.join(root, "runs"))).toEqual([]);
+  });
+
+  it("works on after a worker was SIGKILLed mid-run, and clears what that worker left", async () => {
+    const { url } = makeOrigin("app", 3);
+    const { url: otherUrl } = makeOrigin("lib", 3);
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@yoake/source",
+        "--import",
+        "tsx",
+        new URL("./support/dying-cache-user.ts", import.meta.url).pathname,
+        root,
+        url,
+        otherUrl,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const signal = await new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+    expect(signal, stderr).toBe("SIGKILL");
+    const deadTree = stdout.trim();
+    expect(existsSync(path.join(deadTree, "left-by-the-dead-worker.txt"))).toBe(true);
+
+    const cache = await RepositoryCache.open(root);
+    const tree = await cache.checkout(url, "main");
+    expect(git(tree.dir, "status", "--porcelain", "--untracked-files=all")).toBe("");
+    expect(await readFile(path.join(tree.dir, "README.md"), "utf8")).toBe("# origin\n");
+    const lib = await cache.checkout(otherUrl, undefined);
+    expect(existsSync(path.join(lib.dir, "f2.txt"))).toBe(true);
+    expect(await mirrors()).toHaveLength(2);
+    await tree.dispose();
+    await lib.dispose();
+    await cache.close();
+    // The dead worker's own git process may still be finishing its half-made mirror: a cache
+    // opened once it is done deletes that, and the dead worker's run tree.
+    const partials = async () => (await readdir(root)).filter((name) => name.endsWith(".partial"));
+    for (let attempt = 0; ; attempt += 1) {
+      await RepositoryCache.open(root);
+      if ((await partials()).length === 0 && !existsSync(deadTree)) break;
+      if (attempt > 300) throw new Error(`left behind: ${await partials()} ${deadTree}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 60_000);
+});
