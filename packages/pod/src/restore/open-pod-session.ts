@@ -1,5 +1,3 @@
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import { uuidV7 as newSessionId } from "@yoake/llm-worker/internal";
 import type { Manifest } from "../manifest/resolve.js";
 import { sessionConfigFromManifest } from "../session-log/session-config.js";
