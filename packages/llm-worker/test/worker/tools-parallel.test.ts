@@ -51,32 +51,19 @@ function waitTool() {
 }
 
 describe.each(SCHEMES)("parallel tool calls over %s", (scheme) => {
-  it("runs three 200 ms tools at once: about 200 ms, not 600", async () => {
+  it("runs the three calls of one response at once", async () => {
     const provider = mock();
     provider.enqueue(threeCalls([200, 200, 200]), { blocks: [{ type: "text", text: "All done." }] });
     const { wait, stats } = waitTool();
     const worker = new Worker({ client: clientFor(provider, scheme), tools: [wait] });
-    let firstStart = Number.NaN;
-    let lastEnd = Number.NaN;
-    worker.on("tool_start", () => {
-      if (Number.isNaN(firstStart)) firstStart = performance.now();
-    });
-    worker.on("tool_end", () => {
-      lastEnd = performance.now();
-    });
 
-    const started = performance.now();
     const result = await worker.run("wait three times");
-    const wall = performance.now() - started;
 
     expect(result.status).toBe("finished");
+    // One at a time, no two calls would ever run together: the peak says they overlapped (a
+    // count, not a duration, so a loaded machine cannot fail it).
     expect(stats.peak).toBe(3);
-    const toolStage = lastEnd - firstStart;
-    expect(toolStage).toBeGreaterThanOrEqual(195);
-    // Loose bounds for a noisy machine: sequential calls would take 600 ms for the tools alone,
-    // so even the whole run (two HTTP round trips included) stays under that only when parallel.
-    expect(toolStage).toBeLessThan(500);
-    expect(wall).toBeLessThan(600);
+    expect(stats.running).toBe(0);
   });
 
   it("adds the results in call order although they finish in reverse", async () => {
