@@ -75,9 +75,6 @@ export async function assemblePod(
   });
   const client = options.client ?? clientForModel(manifest.model, env);
   const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
-  // The sandbox probe starts a bwrap process: the session key, the log and the skills are read
-  // meanwhile. `openShell` does not reject (a failed probe is a status), so nothing is left unhandled.
-  const shellOpening = openShell(manifest, options.cwd, env);
   // The hooks raise alerts through the hub, which needs the Worker: they meet through this slot.
   let hub: PodEventHub | undefined;
   const hooks = createShellHooks(manifest.hooks, {
@@ -95,8 +92,18 @@ export async function assemblePod(
       key: await loadSessionKey(env),
       ...(options.sessionDurability !== undefined && { durability: options.sessionDurability }),
     });
+  // The sandbox probe starts a bwrap process: the log and the skills are read meanwhile.
+  // `openShell` does not reject (a failed probe is a status), so nothing is left unhandled.
+  const shellOpening = openShell(manifest, options.cwd, env);
   // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
-  const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", sessionStore);
+  // A session that cannot be opened still waits for the probe: `create` leaves no process behind
+  // (the probe's bwrap may be creating its mount points in the project when the caller cleans up).
+  const opened = await openPodSession(manifest, options.cwd, options.session ?? "new", sessionStore).catch(
+    async (error: unknown) => {
+      await shellOpening;
+      throw error;
+    },
+  );
   const plan = new PlanBook(opened.restored?.plan);
   const [{ shell, warnings: shellWarnings }, skills] = await Promise.all([
     shellOpening,
