@@ -106,7 +106,7 @@ describe("bash in a Pod", () => {
 
   it("kills a background command when the Pod closes", async () => {
     const { createPod, mock } = bed();
-    mock.enqueue(bash("sleep 600", { run_in_background: true }), answer("started"));
+    mock.enqueue(bash(`sleep ${SLEEP_SECONDS}`, { run_in_background: true }), answer("started"));
     const pod = await createPod();
     await pod.run("start a server");
     expect(lastResult(pod).content).toContain("Started in the background as bg1");
@@ -119,7 +119,13 @@ describe("bash in a Pod", () => {
   });
 });
 
-/** `sleep 600` processes alive on this machine (the background command of the test above). */
+/**
+ * How long the background command of the test above sleeps: unique to this test process, so a
+ * command some other run left behind on this machine is never counted as this one's.
+ */
+const SLEEP_SECONDS = `600.${process.pid}`;
+
+/** This test process's `sleep` commands alive on this machine. */
 function sandboxedSleeps(): number {
-  return processesWhere((cmdline) => cmdline === "sleep\u0000600\u0000").length;
+  return processesWhere((cmdline) => cmdline === `sleep\u0000${SLEEP_SECONDS}\u0000`).length;
 }
