@@ -5,18 +5,26 @@ import pg from "pg";
 const CHANNEL = "yoake_run_events";
 
 /**
+ * How long an event may wait for others to share its insert: at most one statement per this many
+ * milliseconds per run, so a turn's burst of deltas costs one round trip, and a follower sees each
+ * event this much later at most.
+ */
+const BATCH_MS = 20;
+
+/**
  * The events of one run as the worker executing it records them (the Pod's events in their wire
  * form, the shapes `yoake -p --output-format stream-json` prints), numbered from 1 across every
- * worker that takes the run. Events are written in batches: while one insert is in flight, the
- * events that arrive queue up and go in the next one, so a turn's burst of deltas costs one round
- * trip, not one per event. Each batch is announced with one NOTIFY in the same statement.
+ * worker that takes the run. Events are written in batches: the first event of a batch waits
+ * `BATCH_MS` for those that follow it (and a batch waits for the one in flight), then all go in
+ * one insert, announced with one NOTIFY in the same statement.
  */
 export class RunEventWriter {
   readonly #pool: pg.Pool;
   readonly #runId: string;
   #next: number;
   #pending: WireEvent[] = [];
-  #flushing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> | undefined;
   #failure: unknown;
 
   private constructor(pool: pg.Pool, runId: string, next: number) {
@@ -36,41 +44,53 @@ export class RunEventWriter {
 
   /** Queues an event; it is stored with the next batch. */
   add(event: WireEvent): void {
+    if (this.#failure !== undefined) return;
     this.#pending.push(event);
-    this.#flushing ??= this.#drain();
+    this.#timer ??= setTimeout(() => this.#write(), BATCH_MS);
   }
 
   /**
-   * Resolves when every event added so far is stored; rejects with the first failure (a follower
-   * would otherwise see a gap; the run itself goes on, its session log is the record).
+   * Stores every event added so far, at once; rejects with the first failure (a follower would
+   * otherwise see a gap; the run itself goes on, its session log is the record).
    */
   async flush(): Promise<void> {
-    while (this.#flushing !== undefined) await this.#flushing;
+    while (this.#pending.length > 0 || this.#writing !== undefined) {
+      if (this.#failure !== undefined) break;
+      await (this.#writing ?? this.#write());
+    }
     if (this.#failure !== undefined) throw this.#failure;
   }
 
-  async #drain(): Promise<void> {
-    try {
-      while (this.#pending.length > 0 && this.#failure === undefined) {
-        const batch = this.#pending;
-        this.#pending = [];
-        const first = this.#next;
-        this.#next += batch.length;
-        await this.#pool.query(
-          `WITH stored AS (
-             INSERT INTO yoake_run_events (run, seq, event)
-             SELECT $1, $2 + ordinality - 1, event FROM unnest($3::json[]) WITH ORDINALITY AS batch (event, ordinality)
-             RETURNING 1)
-           SELECT pg_notify('${CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`,
-          [this.#runId, first, batch.map((event) => JSON.stringify(event))],
-        );
-      }
-    } catch (error) {
-      this.#failure = error;
-      this.#pending = [];
-    } finally {
-      this.#flushing = undefined;
-    }
+  /** Writes the pending events as one batch, after the batch in flight. */
+  #write(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#writing !== undefined) return this.#writing.then(() => this.#write());
+    if (this.#pending.length === 0 || this.#failure !== undefined) return Promise.resolve();
+    const batch = this.#pending;
+    this.#pending = [];
+    const first = this.#next;
+    this.#next += batch.length;
+    this.#writing = this.#pool
+      .query(
+        `WITH stored AS (
+           INSERT INTO yoake_run_events (run, seq, event)
+           SELECT $1, $2 + ordinality - 1, event FROM unnest($3::json[]) WITH ORDINALITY AS batch (event, ordinality)
+           RETURNING 1)
+         SELECT pg_notify('${CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`,
+        [this.#runId, first, batch.map((event) => JSON.stringify(event))],
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.#failure = error;
+          this.#pending = [];
+        },
+      )
+      .finally(() => {
+        this.#writing = undefined;
+      });
+    return this.#writing;
   }
 }
 
