@@ -62,23 +62,98 @@ describe("RepositoryCache", () => {
     git(other, "commit", "--quiet", "-m", "theirs");
     git(other, "push", "--quiet", "origin", "main", "main:refs/heads/feature");
 
+    const [mirror] = await mirrors();
+    const before = ownObjects(path.join(root, mirror as string));
     const second = await cache.checkout(url, "main");
     expect(await readFile(path.join(second.dir, "theirs.txt"), "utf8")).toBe("theirs\n");
     expect(git(second.dir, "rev-parse", "HEAD")).toBe(git(other, "rev-parse", "HEAD"));
     const feature = await cache.checkout(url, "feature");
     expect(existsSync(path.join(feature.dir, "theirs.txt"))).toBe(true);
-    // One mirror, and the second run fetched only the new commit (commit, tree, blob), not 30 files.
+    // One mirror; the second run's fetch brought only the new commit (commit, tree, blob) into it,
+    // not 30 files, and a run's tree holds nothing of its own but what it commits.
     expect(await mirrors()).toHaveLength(1);
-    expect(ownObjects(second.dir)).toBeLessThanOrEqual(3);
-    expect(ownObjects(second.dir)).toBeGreaterThan(0);
-    await cache.close();
+    expect(ownObjects(path.join(root, mirror as string)) - before).toBe(3);
+    expect(ownObjects(second.dir)).toBe(0);
     await second.dispose();
     await feature.dispose();
-    // The background update brought the new commit into the mirror: the next run fetches nothing.
-    const third = await cache.checkout(url, "main");
-    expect(ownObjects(third.dir)).toBe(0);
-    expect(await readFile(path.join(third.dir, "theirs.txt"), "utf8")).toBe("theirs\n");
-    await third.dispose();
+    // This process's refs in the mirror go with it.
+    expect(existsSync(path.join(root, mirror as string, "refs", "yoake", String(process.pid)))).toBe(true);
+    await cache.close();
+    expect(existsSync(path.join(root, mirror as string, "refs", "yoake", String(process.pid)))).toBe(false);
+  });
+
+  it("serves every run submitted before a fetch began from that fetch, and fetches again for a later one", async () => {
+    const { url, other } = makeOrigin("app", 2);
+    const cache = await RepositoryCache.open(root);
+    const submitted = new Date();
+    const first = await cache.checkout(url, "main", submitted);
+    const seen = git(first.dir, "rev-parse", "HEAD");
+    execFileSync("sh", ["-c", "echo later > later.txt"], { cwd: other });
+    git(other, "add", ".");
+    git(other, "commit", "--quiet", "-m", "later");
+    git(other, "push", "--quiet", "origin", "main");
+    const pushed = git(other, "rev-parse", "HEAD");
+    // Runs queued before the first fetch began start where it found the ref (the second one from
+    // a tree checked out ahead), each in a fresh tree of its own.
+    await writeFile(path.join(first.dir, "mine.txt"), "first run's\n");
+    const second = await cache.checkout(url, "main", submitted);
+    const third = await cache.checkout(url, "main", submitted);
+    for (const tree of [second, third]) {
+      expect(git(tree.dir, "rev-parse", "HEAD")).toBe(seen);
+      expect(git(tree.dir, "status", "--porcelain", "--untracked-files=all")).toBe("");
+    }
+    expect(new Set([first.dir, second.dir, third.dir]).size).toBe(3);
+    // A run submitted after that fetch began sees what was pushed since.
+    const later = await cache.checkout(url, "main", new Date());
+    expect(git(later.dir, "rev-parse", "HEAD")).toBe(pushed);
+    expect(await readFile(path.join(later.dir, "later.txt"), "utf8")).toBe("later\n");
+    for (const tree of [first, second, third, later]) await tree.dispose();
+    // The tree checked out ahead for a run that never came is deleted on close.
+    await cache.close();
+    expect(await readdir(path.join(root, "runs"))).toEqual([]);
+  });
+
+  it("pushes the branches of runs that end together in one push, each accepted or refused on its own", async () => {
+    const { url, other } = makeOrigin("app", 1);
+    const origin = new URL(url).pathname;
+    // The origin counts its pushes; a branch that exists there already refuses a commit not on it.
+    const log = path.join(scratch, "pushes.log");
+    await writeFile(
+      path.join(origin, "hooks", "pre-receive"),
+      `#!/bin/sh\ncat >> '${log}'\necho push >> '${log}'\n`,
+    );
+    execFileSync("chmod", ["+x", path.join(origin, "hooks", "pre-receive")]);
+    git(other, "push", "--quiet", "origin", "main:refs/heads/yoake/taken");
+    execFileSync("sh", ["-c", "echo moved > moved.txt"], { cwd: other });
+    git(other, "add", ".");
+    git(other, "commit", "--quiet", "-m", "moved");
+    git(other, "push", "--quiet", "origin", "HEAD:refs/heads/yoake/taken");
+    await writeFile(log, "");
+
+    const cache = await RepositoryCache.open(root);
+    const runs = await Promise.all(
+      ["a", "b", "taken"].map(async (name) => {
+        const tree = await cache.checkout(url, "main");
+        await writeFile(path.join(tree.dir, `${name}.txt`), `${name}\n`);
+        git(tree.dir, "add", ".");
+        git(tree.dir, "commit", "--quiet", "-m", name);
+        return { name, tree, commit: git(tree.dir, "rev-parse", "HEAD").trim() };
+      }),
+    );
+    const pushed = await Promise.allSettled(
+      runs.map(({ name, tree, commit }) => cache.push(url, tree, commit, `yoake/${name}`)),
+    );
+    expect(pushed.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect(String((pushed[2] as PromiseRejectedResult).reason)).toMatch(/yoake\/taken was refused/);
+    for (const name of ["a", "b"]) expect(git(origin, "show", `yoake/${name}:${name}.txt`)).toBe(`${name}\n`);
+    expect(git(origin, "show", "yoake/taken:moved.txt")).toBe("moved\n");
+    const lines = (await readFile(log, "utf8")).trim().split("\n");
+    expect(lines.filter((line) => line === "push")).toHaveLength(1);
+    expect(
+      lines.filter((line) => line.endsWith("refs/heads/yoake/a") || line.endsWith("refs/heads/yoake/b")),
+    ).toHaveLength(2);
+    for (const { tree } of runs) await tree.dispose();
+    await cache.close();
   });
 
   it("gives each run a fresh tree: nothing uncommitted, staged or committed by the previous run", async () => {

@@ -42,6 +42,12 @@ export class FleetDatabase {
     return rows[0]?.version ?? 0;
   }
 
+  /** The server's clock: the one every submission time (`now()` in its rows) comes from. */
+  async now(): Promise<Date> {
+    const { rows } = await this.pool.query<{ now: Date }>("SELECT clock_timestamp() AS now");
+    return (rows[0] as { now: Date }).now;
+  }
+
   /** Ends the pool; a second call does nothing (several stores may share one database). */
   async close(): Promise<void> {
     if (this.#closed) return;

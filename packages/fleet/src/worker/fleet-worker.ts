@@ -34,6 +34,8 @@ export interface FleetWorker {
 }
 
 const DEFAULT_LEASE_MS = 10_000;
+/** Runs of one lane whose changes are being delivered while it runs the next. */
+const MAX_DELIVERING = 4;
 /** How often an idle lane looks for a job (pg-boss's own work loop polled every 0.5 s as well). */
 const POLL_MS = 500;
 
@@ -53,6 +55,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const slots = new ProviderSlots(options.url);
   const repositories = await RepositoryCache.open(
     options.repositoryCache ?? RepositoryCache.defaultRoot(options.env),
+    { clock: () => stores.database.now() },
   );
   const context = {
     repositories,
@@ -115,10 +118,10 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   };
 
   // Each lane runs one Pod at a time. Once a run's Pod is closed the lane takes its next job
-  // while that run's changes are committed and pushed (git, not the Pod: the two overlap on a
-  // machine with a spare core); its job is completed only after its result is stored, so a worker
-  // that dies while delivering leaves the job to expire and be retried as before. A lane has at
-  // most one run delivering while it runs the next.
+  // while that run's changes are committed and pushed (its branch waits to go in one push with
+  // others'); its job is completed only after its result is stored, so a worker that dies while
+  // delivering leaves the job to expire and be retried as before. A lane has at most
+  // MAX_DELIVERING runs delivering while it runs the next.
   let stopping = false;
   const wakers = new Set<() => void>();
   const fetches = new Set<Promise<unknown>>();
@@ -147,7 +150,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     return done;
   };
   const lane = async (): Promise<void> => {
-    let previous: Promise<void> = Promise.resolve();
+    const delivering = new Set<Promise<void>>();
     while (!stopping) {
       const fetching = queue.boss.fetch<RunJob>(RUN_QUEUE, { batchSize: 1 }).then(
         async ([job]) => {
@@ -176,12 +179,13 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         });
         continue;
       }
-      let current: Promise<void> = Promise.resolve();
       await new Promise<void>((podClosed) => {
-        current = runJob(job, () => podClosed());
+        const current: Promise<void> = runJob(job, () => podClosed()).finally(() =>
+          delivering.delete(current),
+        );
+        delivering.add(current);
       });
-      await previous;
-      previous = current;
+      while (delivering.size > MAX_DELIVERING) await Promise.race(delivering);
     }
   };
   for (let i = 0; i < (options.concurrency ?? 1); i += 1) void lane();

@@ -1,35 +1,9 @@
-import { execFile } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
-
-/**
- * Options for every git process of a worker. A run's tree is thrown away after its branch is
- * pushed, and the mirror is only a cache, so git's fsyncs there only cost time (the receiving
- * repository keeps its own); no automatic maintenance (a `git gc` in the middle of a run would cost
- * more than the run, and must never prune objects a run's tree borrows from the mirror).
- */
-export const GIT_OPTIONS = [
-  "-c",
-  "user.name=yoake",
-  "-c",
-  "user.email=yoake@localhost",
-  "-c",
-  "core.fsync=none",
-  "-c",
-  "maintenance.auto=false",
-  "-c",
-  "gc.auto=0",
-];
-
-export async function git(dir: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", [...GIT_OPTIONS, ...args], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
+import { BranchPusher } from "./branch-pusher.js";
+import { git, gitScript } from "./git.js";
 
 /** A fresh working tree of one run; `dispose` deletes it. */
 export interface RunTree {
@@ -37,44 +11,172 @@ export interface RunTree {
   dispose(): Promise<void>;
 }
 
+/** A fetch of one repository's ref by this process: when it began, and the commit it found. */
+interface Fetch {
+  startedAt: Date;
+  commit: Promise<string>;
+}
+
+/** A tree checked out ahead, from which fetch. */
+interface Spare {
+  tree: RunTree;
+  fetch: Fetch;
+  mirror: string;
+}
+
+/** Repositories and refs for which a spare tree is kept. */
+const MAX_SPARES = 4;
+
+/**
+ * Fetches `$2` of the repository `$1` into the mirror as `$3` (a ref of this process's own) and
+ * prints the commit. Only this process writes under its refs, and git writes objects atomically,
+ * so processes sharing the mirror need no lock; no FETCH_HEAD (it is shared by everyone).
+ */
+const FETCH = `git fetch --quiet --no-tags --no-write-fetch-head -- "$1" "+$2:$3"
+git rev-parse --verify "$3^{commit}"`;
+
 /**
  * A worker machine's cache of the repositories its runs work on: one bare mirror per repository
- * URL, so a run does not clone. Each run gets a new repository of its own whose object store
- * borrows the mirror's (git alternates): it fetches the requested ref from the repository itself
- * (so it sees whatever was pushed a moment ago; only objects the mirror lacks cross the wire) and
- * checks it out: three git processes (one of them the server's) instead of a clone's five.
- * Nothing a run does is written to the mirror, so runs in one process or in several never contend
- * for it, and nothing of a run survives into the next. The mirror is brought up to date in the
- * background after a run had to fetch objects it lacked; it only ever gains objects (never gc'd),
- * so a tree borrowing from it never loses one.
+ * URL, cloned by the machine's first run of it, so a run does not clone. A run's ref is fetched
+ * from the repository itself into the mirror (only objects the mirror lacks cross the wire), and
+ * the run gets a new repository of its own whose object store borrows the mirror's (git
+ * alternates), checked out at that commit: nothing of one run is in the next, and its commits stay
+ * in its own store, deleted with it. One fetch serves every run submitted before it began (a busy
+ * worker's queued runs fetch once), so a run starts from its ref as it was at some moment after it
+ * was submitted. Branches are pushed in batches, from the mirror (`BranchPusher`).
  *
- * A worker killed mid-run leaves its run's directory (named after its process id) and maybe a
- * half-made mirror in a temporary name; the next cache opened on the same root deletes those of
- * processes that are gone. The root must be on a local disk of one machine.
+ * The mirror only ever gains objects (never gc'd), so a tree borrowing from it never loses one.
+ * A worker killed mid-run leaves its run's directory, its refs in the mirrors (both named after
+ * its process id) and maybe a half-made mirror in a temporary name; the next cache opened on the
+ * same root deletes those of processes that are gone. The root must be on a local disk of one
+ * machine.
  */
 export class RepositoryCache {
   private readonly mirrors = new Map<string, Promise<string>>();
-  private readonly refreshing = new Map<string, Promise<void>>();
+  private readonly fetches = new Map<string, Promise<Fetch>>();
+  private readonly pushers = new Map<string, Promise<BranchPusher>>();
+  /** One tree checked out ahead per repository and ref (the most recently used ones). */
+  private readonly spares = new Map<string, Promise<Spare | undefined>>();
+  private readonly discarding = new Set<Promise<void>>();
+  private closed = false;
 
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    private readonly clock: () => Promise<Date>,
+  ) {}
 
   /** The default root: `$XDG_CACHE_HOME/yoake/repos` (`~/.cache/yoake/repos`). */
   static defaultRoot(env: Readonly<Record<string, string | undefined>>): string {
     return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), ".cache"), "yoake", "repos");
   }
 
-  static async open(root: string): Promise<RepositoryCache> {
+  /**
+   * `clock` tells the time a fetch begins, to compare with `checkout`'s `notBefore`: give the
+   * clock the submission times come from (the fleet's database) when it is not this machine's.
+   */
+  static async open(root: string, options: { clock?: () => Promise<Date> } = {}): Promise<RepositoryCache> {
     await mkdir(join(root, "runs"), { recursive: true });
-    const cache = new RepositoryCache(root);
+    const cache = new RepositoryCache(root, options.clock ?? (async () => new Date()));
     await cache.deleteLeftoversOfDeadProcesses();
     return cache;
   }
 
-  /** A new working tree of `url` at `ref` (the repository's HEAD when absent), detached. */
-  async checkout(url: string, ref: string | undefined): Promise<RunTree> {
+  /**
+   * A new working tree of `url` at `ref` (the repository's HEAD when absent), detached, showing
+   * the ref as it was at some moment no earlier than `notBefore` (default: now, so it is fetched
+   * at once; a run passes its submission time, and a fetch that began after it serves it). When a
+   * run was served by an earlier run's fetch, runs are queueing up: the cache then checks out the
+   * next tree from that fetch ahead of time, and the next run takes it if the fetch serves it too.
+   */
+  async checkout(url: string, ref: string | undefined, notBefore?: Date): Promise<RunTree> {
     if (ref !== undefined && !/^[^-+:\s~^?*[\\][^:\s~^?*[\\]*$/.test(ref))
       throw new Error(`cannot check out ${url} at ${ref}: not a branch or tag name`);
-    const mirror = await this.mirror(url);
+    const key = `${ref ?? "HEAD"} ${url}`;
+    const spare = this.spares.get(key);
+    this.spares.delete(key);
+    const ready = notBefore === undefined ? undefined : await spare;
+    if (ready !== undefined && notBefore !== undefined && ready.fetch.startedAt >= notBefore) {
+      this.prepareSpare(key, ready.mirror, ready.fetch);
+      return ready.tree;
+    }
+    this.discard(spare);
+    try {
+      const mirror = await this.mirror(url);
+      const { fetch, shared } = await this.fetch(key, url, ref, mirror, notBefore);
+      const tree = await this.makeTree(mirror, await fetch.commit);
+      if (shared) this.prepareSpare(key, mirror, fetch);
+      return tree;
+    } catch (error) {
+      throw new Error(
+        `cannot clone ${url}${ref === undefined ? "" : ` at ${ref}`}: ${(error as Error).message.split("\n")[0]}`,
+      );
+    }
+  }
+
+  /**
+   * Pushes `commit`, made in the run tree `tree` of `url`, to `refs/heads/<branch>` there, with
+   * the branches of other runs that end meanwhile (`BranchPusher`).
+   */
+  async push(url: string, tree: RunTree, commit: string, branch: string): Promise<void> {
+    let pusher = this.pushers.get(url);
+    if (pusher === undefined) {
+      pusher = this.mirror(url).then((mirror) => new BranchPusher(url, mirror));
+      this.pushers.set(url, pusher);
+    }
+    await (await pusher).push(tree.dir, commit, branch);
+  }
+
+  /** Pushes what waits, deletes the spare trees and this process's refs in the mirrors. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const spare of this.spares.values()) this.discard(spare);
+    this.spares.clear();
+    await Promise.all([
+      ...this.discarding,
+      ...[...this.pushers.values()].map((pusher) =>
+        pusher.then(
+          (p) => p.close(),
+          () => undefined,
+        ),
+      ),
+    ]);
+    const mirrors = await Promise.all(
+      [...this.mirrors.values()].map((mirror) => mirror.catch(() => undefined)),
+    );
+    for (const mirror of mirrors)
+      if (mirror !== undefined) await rm(ownRefs(mirror, process.pid), { recursive: true, force: true });
+  }
+
+  /**
+   * The fetch that tells which commit `ref` of `url` names: the newest one when it began at or
+   * after `notBefore` (`shared`), else a new one (which later runs may share).
+   */
+  private async fetch(
+    key: string,
+    url: string,
+    ref: string | undefined,
+    mirror: string,
+    notBefore?: Date,
+  ): Promise<{ fetch: Fetch; shared: boolean }> {
+    const last = await this.fetches.get(key)?.catch(() => undefined);
+    if (last !== undefined && notBefore !== undefined && last.startedAt >= notBefore)
+      return { fetch: last, shared: true };
+    const name = `refs/yoake/${process.pid}/${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
+    const started = this.clock().then((startedAt) => ({
+      startedAt,
+      commit: gitScript(mirror, FETCH, [url, ref ?? "HEAD", name]).then((out) => (out ?? "").trim()),
+    }));
+    this.fetches.set(key, started);
+    const fetch = await started;
+    // A failed fetch serves nobody after it.
+    fetch.commit.catch(() => {
+      if (this.fetches.get(key) === started) this.fetches.delete(key);
+    });
+    return { fetch, shared: false };
+  }
+
+  /** A new repository borrowing the mirror's objects, with `commit` checked out (detached). */
+  private async makeTree(mirror: string, commit: string): Promise<RunTree> {
     const scratch = await mkdtemp(join(this.root, "runs", `${process.pid}-`));
     const dir = join(scratch, "repo");
     const dispose = () => rm(scratch, { recursive: true, force: true });
@@ -85,22 +187,38 @@ export class RepositoryCache {
       await writeFile(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
       await writeFile(join(dir, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n");
       await writeFile(join(dir, ".git", "objects", "info", "alternates"), `${join(mirror, "objects")}\n`);
-      // "--" keeps a repository URL that starts with "-" from being read as an option.
-      await git(dir, ["fetch", "--quiet", "--no-tags", "--", url, ref ?? "HEAD"]);
-      await git(dir, ["checkout", "--quiet", "--detach", "FETCH_HEAD"]);
-      if (await fetchedObjects(dir)) this.refresh(url, mirror);
+      await git(dir, ["checkout", "--quiet", "--detach", commit]);
+      return { dir, dispose };
     } catch (error) {
       await dispose();
-      throw new Error(
-        `cannot clone ${url}${ref === undefined ? "" : ` at ${ref}`}: ${(error as Error).message.split("\n")[0]}`,
-      );
+      throw error;
     }
-    return { dir, dispose };
   }
 
-  /** Waits for the mirrors' background updates. */
-  async close(): Promise<void> {
-    await Promise.all([...this.refreshing.values()]);
+  /** Checks out the next tree of `key` from `fetch` in the background. */
+  private prepareSpare(key: string, mirror: string, fetch: Fetch): void {
+    if (this.closed) return;
+    const spare = fetch.commit
+      .then((commit) => this.makeTree(mirror, commit))
+      .then(
+        (tree) => ({ tree, fetch, mirror }),
+        () => undefined,
+      );
+    this.spares.set(key, spare);
+    for (const [oldest, dropped] of this.spares) {
+      if (this.spares.size <= MAX_SPARES) break;
+      this.spares.delete(oldest);
+      this.discard(dropped);
+    }
+  }
+
+  /** Deletes a spare tree that will not be used, once it is made. */
+  private discard(spare: Promise<Spare | undefined> | undefined): void {
+    if (spare === undefined) return;
+    const deleted = spare
+      .then((unused) => unused?.tree.dispose())
+      .finally(() => this.discarding.delete(deleted));
+    this.discarding.add(deleted);
   }
 
   /** The mirror of `url`, cloned on first use (into a temporary name, renamed when complete). */
@@ -130,40 +248,27 @@ export class RepositoryCache {
     return mirror;
   }
 
-  /** Fetches every branch into the mirror, one update at a time per mirror; a failure only costs speed. */
-  private refresh(url: string, mirror: string): void {
-    if (this.refreshing.has(mirror)) return;
-    const update = git(mirror, ["fetch", "--quiet", "--no-tags", "--", url, "+refs/heads/*:refs/heads/*"])
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => this.refreshing.delete(mirror));
-    this.refreshing.set(mirror, update);
-  }
-
   /**
    * A dead worker's git processes may outlive it for a moment and still be writing there: what
    * cannot be deleted now is left for the next cache opened on this root.
    */
   private async deleteLeftoversOfDeadProcesses(): Promise<void> {
-    const stale = async (dir: string, name: string, pid: string | undefined) => {
-      if (pid !== undefined && !isAlive(Number(pid)))
-        await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
-    };
+    const dead = (pid: string | undefined) => pid !== undefined && !isAlive(Number(pid));
+    const remove = (path: string) => rm(path, { recursive: true, force: true }).catch(() => undefined);
     for (const name of await readdir(join(this.root, "runs")))
-      await stale(join(this.root, "runs"), name, /^(\d+)-/.exec(name)?.[1]);
-    for (const name of await readdir(this.root))
-      await stale(this.root, name, /\.git\.(\d+)-[^/]*\.partial$/.exec(name)?.[1]);
+      if (dead(/^(\d+)-/.exec(name)?.[1])) await remove(join(this.root, "runs", name));
+    for (const name of await readdir(this.root)) {
+      if (dead(/\.git\.(\d+)-[^/]*\.partial$/.exec(name)?.[1])) await remove(join(this.root, name));
+      else if (name.endsWith(".git"))
+        for (const pid of await readdir(join(this.root, name, "refs", "yoake")).catch(() => []))
+          if (dead(pid)) await remove(ownRefs(join(this.root, name), pid));
+    }
   }
 }
 
-/** Whether the run's fetch had to bring objects the mirror lacks (they land in the run's own store). */
-async function fetchedObjects(dir: string): Promise<boolean> {
-  const objects = join(dir, ".git", "objects");
-  const entries = await readdir(objects);
-  if (entries.some((name) => name !== "info" && name !== "pack")) return true;
-  return entries.includes("pack") && (await readdir(join(objects, "pack"))).length > 0;
+/** Where a process's fetched refs are in a mirror. */
+function ownRefs(mirror: string, pid: number | string): string {
+  return join(mirror, "refs", "yoake", String(pid));
 }
 
 function isAlive(pid: number): boolean {

@@ -41,7 +41,7 @@ export async function executeRun(
   context: ExecutorContext,
   podClosed: () => void = () => undefined,
 ): Promise<Execution> {
-  const workspace = await prepareWorkspace(run.spec, context.repositories);
+  const workspace = await prepareWorkspace(run.spec, context.repositories, run.createdAt);
   try {
     const ran = await runPod(run, context, workspace.dir);
     podClosed();

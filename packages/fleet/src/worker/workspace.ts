@@ -1,5 +1,6 @@
 import type { RunSpec } from "../runs/run-record.js";
-import { git, type RepositoryCache } from "./repository-cache.js";
+import { gitScript, NOTHING_TO_DO } from "./git.js";
+import type { RepositoryCache } from "./repository-cache.js";
 
 /** The directory a run works in, and what to do with its changes at the end. */
 export interface Workspace {
@@ -14,53 +15,61 @@ export interface Workspace {
 }
 
 /**
- * A fresh working tree of the run's repository at its ref (from the worker's repository cache),
- * or the shared path it names. `.yoake/` (a Pod's own data) is never committed.
+ * A fresh working tree of the run's repository at its ref as it was at some moment after the run
+ * was submitted (from the worker's repository cache), or the shared path it names. `.yoake/` (a
+ * Pod's own data) is never committed.
  */
-export async function prepareWorkspace(spec: RunSpec, cache: RepositoryCache): Promise<Workspace> {
+export async function prepareWorkspace(
+  spec: RunSpec,
+  cache: RepositoryCache,
+  submittedAt?: Date,
+): Promise<Workspace> {
   if (spec.repo === undefined) {
     const dir = spec.path as string;
-    return { dir, deliver: (runId) => deliver(dir, runId, spec), dispose: async () => undefined };
+    return { dir, deliver: (runId) => commitOnBranch(dir, runId, spec), dispose: async () => undefined };
   }
-  const tree = await cache.checkout(spec.repo, spec.ref);
-  return { dir: tree.dir, deliver: (runId) => deliver(tree.dir, runId, spec), dispose: tree.dispose };
+  const repo = spec.repo;
+  const tree = await cache.checkout(repo, spec.ref, submittedAt);
+  const deliver = async (runId: string): Promise<{ branch?: string; patch?: string }> => {
+    if (spec.patchOnly === true) return patchOf(tree.dir);
+    const commit = await gitScript(tree.dir, `${STAGE}\n${COMMIT}\ngit rev-parse HEAD`, [
+      message(runId, spec),
+    ]);
+    if (commit === undefined) return {};
+    const branch = `yoake/${runId}`;
+    await cache.push(repo, tree, commit.trim(), branch);
+    return { branch };
+  };
+  return { dir: tree.dir, deliver, dispose: tree.dispose };
 }
 
-/**
- * Three git processes for a run's tree (each one costs more than the PostgreSQL work of a whole
- * run on a busy machine): stage everything, commit on the detached HEAD, push that straight to
- * `refs/heads/yoake/<run id>` of the run's repository. A shared path gets the branch checked out
- * instead.
- */
-async function deliver(
+// One script per delivery: one process start from the worker (see `gitScript`).
+
+/** Stage everything but `.yoake/`. */
+const STAGE = "git add --all -- . ':(exclude).yoake'";
+/** Commit what is staged (`$1` the message); exit with NOTHING_TO_DO when nothing is. */
+const COMMIT = `if ! git commit --quiet --no-verify -m "$1"; then
+  if git diff --cached --quiet; then exit ${NOTHING_TO_DO}; fi
+  exit 1
+fi`;
+
+/** A shared path gets the branch (`$2`) checked out where it is. */
+async function commitOnBranch(
   dir: string,
   runId: string,
   spec: RunSpec,
 ): Promise<{ branch?: string; patch?: string }> {
-  await git(dir, ["add", "--all", "--", ".", ":(exclude).yoake"]);
-  if (spec.patchOnly === true) {
-    const patch = await git(dir, ["diff", "--cached"]);
-    return patch === "" ? {} : { patch };
-  }
+  if (spec.patchOnly === true) return patchOf(dir);
   const branch = `yoake/${runId}`;
-  const push = spec.repo !== undefined;
-  if (!push) {
-    if ((await git(dir, ["diff", "--cached", "--name-only"])).trim() === "") return {};
-    await git(dir, ["checkout", "--quiet", "-b", branch]);
-  }
-  try {
-    await git(dir, [
-      "commit",
-      "--quiet",
-      "--no-verify",
-      "-m",
-      `yoake run ${runId}\n\n${spec.prompt.slice(0, 2000)}`,
-    ]);
-  } catch (error) {
-    // `git commit` fails when nothing is staged: the run changed no file, so there is no branch.
-    if ((await git(dir, ["diff", "--cached", "--name-only"])).trim() === "") return {};
-    throw error;
-  }
-  if (push) await git(dir, ["push", "--quiet", "--", spec.repo as string, `HEAD:refs/heads/${branch}`]);
-  return { branch };
+  const script = `${STAGE}\nif git diff --cached --quiet; then exit ${NOTHING_TO_DO}; fi\ngit checkout --quiet -b "$2"\n${COMMIT}`;
+  return (await gitScript(dir, script, [message(runId, spec), branch])) === undefined ? {} : { branch };
+}
+
+async function patchOf(dir: string): Promise<{ patch?: string }> {
+  const patch = await gitScript(dir, `${STAGE}\ngit diff --cached`, []);
+  return patch === undefined || patch === "" ? {} : { patch };
+}
+
+function message(runId: string, spec: RunSpec): string {
+  return `yoake run ${runId}\n\n${spec.prompt.slice(0, 2000)}`;
 }

@@ -1,0 +1,85 @@
+import { execFile } from "node:child_process";
+
+/**
+ * Settings for every git process of a worker, as environment (`GIT_CONFIG_COUNT`, git 2.31+) so
+ * each git a script starts has them too. A run's tree is thrown away after its branch is pushed,
+ * and the mirror is only a cache, so git's fsyncs there only cost time (the receiving repository
+ * keeps its own); no automatic maintenance (a `git gc` in the middle of a run would cost more than
+ * the run, and must never prune objects a run's tree borrows from the mirror).
+ */
+const SETTINGS: Record<string, string> = {
+  "user.name": "yoake",
+  "user.email": "yoake@localhost",
+  "core.fsync": "none",
+  "maintenance.auto": "false",
+  "gc.auto": "0",
+};
+
+const GIT_ENV: Record<string, string> = Object.fromEntries([
+  ["GIT_CONFIG_COUNT", String(Object.keys(SETTINGS).length)],
+  ...Object.entries(SETTINGS).flatMap(([key, value], i) => [
+    [`GIT_CONFIG_KEY_${i}`, key],
+    [`GIT_CONFIG_VALUE_${i}`, value],
+  ]),
+]);
+
+/** What a command printed, and its exit status. */
+export interface GitOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `file` (git, or `sh` for a script of git commands) in `dir` with the worker's git settings
+ * and `env` on top; never rejects for an exit status.
+ */
+export function runGit(
+  dir: string,
+  file: "git" | "sh",
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<GitOutcome> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      { cwd: dir, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...GIT_ENV, ...env } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : (error as { code?: unknown }).code;
+        if (typeof code !== "number") reject(error);
+        else resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs git in `dir`; resolves with its output, rejects with what git said when it fails. */
+export async function git(dir: string, args: string[]): Promise<string> {
+  const outcome = await runGit(dir, "git", args);
+  if (outcome.code !== 0) throw failure(outcome);
+  return outcome.stdout;
+}
+
+/** What a script exits with to say there was nothing to do (git itself exits with 1 or 128). */
+export const NOTHING_TO_DO = 3;
+
+/**
+ * Runs several git commands as one `sh -e` script in `dir`, its arguments as `$1`, `$2`, ...
+ * (never spliced into the script's text): one process start from the worker instead of one per
+ * command (each start blocks the worker's thread until the child runs, which on a busy machine
+ * takes longer than most git commands). Resolves with the output, or undefined when the script
+ * exits with `NOTHING_TO_DO`; rejects when a command fails.
+ */
+export async function gitScript(dir: string, script: string, args: string[]): Promise<string | undefined> {
+  const outcome = await runGit(dir, "sh", ["-ec", script, "sh", ...args]);
+  if (outcome.code === NOTHING_TO_DO) return undefined;
+  if (outcome.code !== 0) throw failure(outcome);
+  return outcome.stdout;
+}
+
+/** A failed command as the error git printed (its last lines), not the command line. */
+export function failure(outcome: GitOutcome): Error {
+  const said = outcome.stderr.trim();
+  return new Error(said === "" ? `git exited with ${outcome.code}` : said.split("\n").slice(-3).join("\n"));
+}
