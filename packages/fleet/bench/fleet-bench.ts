@@ -88,7 +88,7 @@ async function batch(
   const perRunMs = (performance.now() - started) / runs;
   const { rows } = await client.database.pool.query<{ span: number; failed: string }>(
     `SELECT extract(epoch FROM max(updated_at) - min(updated_at)) * 1000 AS span,
-            count(*) FILTER (WHERE state <> 'finished') AS failed
+            count(*) FILTER (WHERE state <> 'finished' OR result->>'branch' IS NULL) AS failed
        FROM yoake_runs WHERE id = ANY($1)`,
     [ids],
   );
@@ -131,27 +131,42 @@ async function main(): Promise<void> {
     const localDir = path.join(scratch, "local");
     git(scratch, "clone", "--quiet", `file://${origin}`, localDir);
     const overrides = { tools: { approve: [] } };
-    const localRun = async (cwd: string): Promise<void> => {
+    // Each local run starts where a fleet run does: without the files it writes (else write_file
+    // refuses to replace files the model never read, and the run writes nothing). Removing them
+    // is not timed. Returns the time of the run: Pod created, run, closed.
+    const localRun = async (cwd: string): Promise<number> => {
+      await rm(path.join(cwd, "out"), { recursive: true, force: true });
+      const started = performance.now();
       const pod = await Pod.create({ cwd, env, overrides });
+      let failedCalls = 0;
+      pod.listen((event) => {
+        if (event.type === "tool_end" && event.result.isError === true) failedCalls += 1;
+      });
       const result = await pod.run("write the files");
       await pod.close();
-      if (result.status !== "finished") throw new Error(`local run ${result.status}`);
+      const ms = performance.now() - started;
+      if (result.status !== "finished" || failedCalls > 0)
+        throw new Error(`local run ${result.status}, ${failedCalls} failed tool calls`);
+      return ms;
     };
-    const perRun = async (runs: number, body: (i: number) => Promise<void>): Promise<number> => {
-      const started = performance.now();
-      for (let i = 0; i < runs; i += 1) await body(i);
-      return (performance.now() - started) / runs;
+    const perRun = async (runs: number, body: (i: number) => Promise<number>): Promise<number> => {
+      let total = 0;
+      for (let i = 0; i < runs; i += 1) total += await body(i);
+      return total / runs;
     };
     let localGitRuns = 0;
-    const localWithGit = async (): Promise<void> => {
+    const localWithGit = async (): Promise<number> => {
       localGitRuns += 1;
       const dir = path.join(scratch, `local-git-${localGitRuns}`);
+      const started = performance.now();
       git(scratch, "clone", "--quiet", "--no-tags", `file://${origin}`, dir);
       await localRun(dir);
       git(dir, "add", "--all", "--", ".", ":(exclude).yoake");
       git(dir, "commit", "--quiet", "--no-verify", "-m", "local run");
       git(dir, "push", "--quiet", "origin", `HEAD:refs/heads/local/${localGitRuns}`);
+      const ms = performance.now() - started;
       await rm(dir, { recursive: true, force: true });
+      return ms;
     };
     // The fleets compared: this checkout's worker and, with FLEET_BENCH_BEFORE, that commit's
     // (its src/ taken out of git into a directory of this package, so it resolves the same packages).

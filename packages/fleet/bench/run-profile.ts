@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Pod } from "@yoake/pod";
@@ -12,6 +13,13 @@ import { startBenchBed } from "./bench-model.js";
 
 const SAMPLES = Number(process.env.PROFILE_RUNS ?? 9);
 
+/** CPU time of the finished child processes (git, bwrap) waited for so far, from /proc. */
+function childrenCpuMs(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? [];
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
@@ -23,12 +31,18 @@ async function main(): Promise<void> {
   const slots = new ProviderSlots(url);
   const repositories = await RepositoryCache.open(path.join(scratch, "repos"));
   const times: Record<string, number[]> = {};
+  /** CPU of this process (every thread) and of the git processes it waited for, per part. */
+  const cpu: Record<string, number> = {};
   const time = async <T>(part: string, body: () => Promise<T>): Promise<T> => {
     const started = performance.now();
+    const before = process.cpuUsage();
+    const childrenBefore = childrenCpuMs();
     try {
       return await body();
     } finally {
       times[part] = [...(times[part] ?? []), performance.now() - started];
+      const used = process.cpuUsage(before);
+      cpu[part] = (cpu[part] ?? 0) + (used.user + used.system) / 1000 + childrenCpuMs() - childrenBefore;
     }
   };
   const overrides = { tools: { approve: [] } };
@@ -58,10 +72,15 @@ async function main(): Promise<void> {
       await time("fleet run: all parts", async () => {
         const id = crypto.randomUUID();
         await runs.insert(id, { repo: `file://${origin}`, prompt: "write the files", overrides });
-        await time("  claim the run", () => runs.claim(id, "profile"));
+        const run = await time("  claim the run", () => runs.claim(id, "profile"));
         const slot = await time("  provider slot (advisory lock)", () => slots.acquire("anthropic", 8));
-        const workspace = await time("  working tree (fetch + checkout from the cache)", () =>
-          prepareWorkspace({ repo: `file://${origin}`, prompt: "write the files" }, repositories),
+        // Runs submitted one at a time, each after the previous ended: every run fetches.
+        const workspace = await time("  working tree (fetch into the mirror, checkout)", () =>
+          prepareWorkspace(
+            { repo: `file://${origin}`, prompt: "write the files" },
+            repositories,
+            run?.createdAt,
+          ),
         );
         const pod = await time("  Pod.create (PostgreSQL stores)", () =>
           Pod.create({
@@ -85,14 +104,19 @@ async function main(): Promise<void> {
         stop();
         await time("  flush run events", () => events.flush());
         await time("  pod.close", () => pod.close());
-        const delivered = await time("  commit + push", () => workspace.deliver(id));
+        const delivered = await time("  commit + push (waits 200 ms for other branches)", () =>
+          workspace.deliver(id),
+        );
         await time("  store the result", () => runs.finish(id, { status: "finished", ...delivered }));
         await workspace.dispose();
         await slot?.release();
       });
     }
+    console.log("    wall      CPU  (medians of wall time; CPU: mean, this process and its children)");
     for (const [part, values] of Object.entries(times))
-      console.log(`${median(values).toFixed(1).padStart(8)} ms  ${part}`);
+      console.log(
+        `${median(values).toFixed(1).padStart(8)} ${((cpu[part] ?? 0) / SAMPLES).toFixed(1).padStart(8)} ms  ${part}`,
+      );
     const { rows } = await stores.database.pool.query<{ entries: string; events: string }>(
       `SELECT (SELECT count(*) FROM yoake_session_entries) AS entries, (SELECT count(*) FROM yoake_run_events) AS events`,
     );
