@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -52,6 +61,37 @@ describe("the sandbox probe", () => {
         ok: false,
         reason: "bubblewrap cannot create its sandbox: bwrap: setting up uid map: Permission denied",
       });
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
+  it("runs a bwrap that worked once per process, and probes one that failed again every time", async () => {
+    // A bwrap that logs each start, and works while told to.
+    const fake = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-countingbwrap-")));
+    const log = path.join(fake, "starts");
+    const failing = path.join(fake, "failing");
+    writeFileSync(
+      path.join(fake, "bwrap"),
+      `#!/bin/bash\necho start >> '${log}'\nif [ -e '${failing}' ]; then echo 'bwrap: no' >&2; exit 1; fi\n`,
+    );
+    chmodSync(path.join(fake, "bwrap"), 0o755);
+    const starts = () => readFileSync(log, "utf8").trim().split("\n").length;
+    const probe = (root: string, network = false) =>
+      probeSandbox({ root, allow: [], deny: [] }, { network, hide: [] }, { PATH: fake });
+    try {
+      writeFileSync(failing, "");
+      expect(await probe(tmpdir())).toMatchObject({ ok: false });
+      expect(await probe(tmpdir())).toMatchObject({ ok: false });
+      expect(starts()).toBe(2);
+      rmSync(failing);
+      expect(await probe(tmpdir())).toMatchObject({ ok: true });
+      // Another project's Pod in this process (a sub-agent's, a worker's next run) starts none.
+      expect(await probe(fake)).toMatchObject({ ok: true, sandbox: { name: "bubblewrap" } });
+      expect(starts()).toBe(3);
+      // With the network shared the bwrap arguments differ: probed once more.
+      expect(await probe(fake, true)).toMatchObject({ ok: true });
+      expect(starts()).toBe(4);
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }

@@ -6,6 +6,14 @@ import { BubblewrapSandbox, type ConfinementOptions } from "./bubblewrap.js";
 import type { SandboxStatus } from "./sandbox.js";
 import { SANDBOX_EXEC_PATH, SeatbeltSandbox } from "./seatbelt.js";
 
+/**
+ * The bubblewrap binaries (and network settings) that have confined a probe in this process.
+ * Whether the kernel lets bwrap create its namespaces does not change while the process runs, so
+ * later Pods of the process (sub-agents, a server's or a fleet worker's Pods) skip the probe; a
+ * bind that fails for one project's paths makes its commands fail, never run unconfined.
+ */
+const WORKING = new Set<string>();
+
 /** A probe that has not answered by then counts as a failure. */
 const PROBE_TIMEOUT_MS = 15_000;
 
@@ -35,9 +43,14 @@ export async function probeSandbox(
       fix: "install it: apt install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora), pacman -S bubblewrap (Arch)",
     };
   const sandbox = new BubblewrapSandbox(bwrap, scope, options);
+  const works = `${bwrap}\0${options.network}`;
+  if (WORKING.has(works)) return { ok: true, sandbox };
   const launch = await sandbox.launch(["true"], scope.root, { PATH: env.PATH ?? "/usr/bin:/bin" });
   const failure = await runProbe(launch.file, launch.args, launch.env);
-  if (failure === undefined) return { ok: true, sandbox };
+  if (failure === undefined) {
+    WORKING.add(works);
+    return { ok: true, sandbox };
+  }
   return { ok: false, reason: `bubblewrap cannot create its sandbox: ${failure}`, fix: await namespaceFix() };
 }
 
