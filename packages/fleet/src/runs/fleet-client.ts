@@ -1,7 +1,8 @@
 import type { WireEvent } from "@yoake/pod/protocol";
 import { v7 as newRunId } from "uuid";
 import { FleetDatabase } from "../database/fleet-database.js";
-import { listenForRunEvents, readRunEvents } from "./run-events.js";
+import { listenFor } from "../database/notifications.js";
+import { RUN_EVENTS_CHANNEL, readRunEvents } from "./run-events.js";
 import { RunQueue } from "./run-queue.js";
 import { type RunRecord, type RunSpec, RunTable } from "./run-record.js";
 
@@ -72,7 +73,7 @@ export class FleetClient {
    * every second covers a notification lost with a dropped connection).
    */
   async follow(idOrPrefix: string, onEvent: (event: WireEvent) => void): Promise<RunRecord> {
-    const listener = await listenForRunEvents(this.database.url);
+    const listener = await listenFor(this.database.url, RUN_EVENTS_CHANNEL);
     try {
       const { id } = await this.run(idOrPrefix);
       let next = 1;

@@ -1,8 +1,8 @@
 import type { WireEvent } from "@yoake/pod/protocol";
-import pg from "pg";
+import type pg from "pg";
 
 /** The channel a stored batch of run events is announced on; the payload is the run id. */
-const CHANNEL = "yoake_run_events";
+export const RUN_EVENTS_CHANNEL = "yoake_run_events";
 
 /**
  * How long an event may wait for others to share its insert: at most one statement per this many
@@ -33,8 +33,12 @@ export class RunEventWriter {
     this.#next = next;
   }
 
-  /** A writer continuing the run's events after those already stored (by an earlier worker). */
-  static async open(pool: pg.Pool, runId: string): Promise<RunEventWriter> {
+  /**
+   * A writer continuing the run's events after those already stored (by an earlier worker);
+   * `fresh` when the run never had a session (so no events): nothing to look up.
+   */
+  static async open(pool: pg.Pool, runId: string, fresh = false): Promise<RunEventWriter> {
+    if (fresh) return new RunEventWriter(pool, runId, 1);
     const { rows } = await pool.query<{ last: number | null }>(
       "SELECT max(seq) AS last FROM yoake_run_events WHERE run = $1",
       [runId],
@@ -72,14 +76,15 @@ export class RunEventWriter {
     const first = this.#next;
     this.#next += batch.length;
     this.#writing = this.#pool
-      .query(
-        `WITH stored AS (
+      .query({
+        name: "yoake_run_events_insert",
+        text: `WITH stored AS (
            INSERT INTO yoake_run_events (run, seq, event)
            SELECT $1, $2 + ordinality - 1, event FROM unnest($3::json[]) WITH ORDINALITY AS batch (event, ordinality)
            RETURNING 1)
-         SELECT pg_notify('${CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`,
-        [this.#runId, first, batch.map((event) => JSON.stringify(event))],
-      )
+         SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`,
+        values: [this.#runId, first, batch.map((event) => JSON.stringify(event))],
+      })
       .then(
         () => undefined,
         (error: unknown) => {
@@ -105,45 +110,4 @@ export async function readRunEvents(
     [runId, fromSeq],
   );
   return rows;
-}
-
-/**
- * A connection listening for stored batches of run events: `wait` resolves at the next one (any
- * run's) or after `timeoutMs`, whichever comes first, so a notification lost with a dropped
- * connection only delays a follower.
- */
-export async function listenForRunEvents(url: string): Promise<{
-  wait(timeoutMs: number): Promise<void>;
-  close(): Promise<void>;
-}> {
-  const listener = new pg.Client({ connectionString: url });
-  await listener.connect();
-  let wake: (() => void) | undefined;
-  let woken = false;
-  listener.on("notification", () => {
-    woken = true;
-    wake?.();
-  });
-  listener.on("error", () => wake?.());
-  await listener.query(`LISTEN ${CHANNEL}`);
-  return {
-    wait: (timeoutMs) =>
-      new Promise<void>((resolve) => {
-        // A notification that came between two reads counts: the follower reads again at once.
-        if (woken) {
-          woken = false;
-          resolve();
-          return;
-        }
-        const timer = setTimeout(done, timeoutMs);
-        function done() {
-          clearTimeout(timer);
-          wake = undefined;
-          woken = false;
-          resolve();
-        }
-        wake = done;
-      }),
-    close: () => listener.end().catch(() => undefined),
-  };
 }

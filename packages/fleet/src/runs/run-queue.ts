@@ -8,6 +8,9 @@ export interface RunJob {
   runId: string;
 }
 
+/** The channel a job ready to run is announced on, so idle workers take it at once. */
+export const RUNS_QUEUED_CHANNEL = "yoake_runs_queued";
+
 /** How long a run may hold a worker by default (`RunSpec.timeoutSeconds`). */
 export const DEFAULT_RUN_TIMEOUT_SECONDS = 15 * 60;
 
@@ -44,7 +47,8 @@ export class RunQueue {
   /**
    * Queues `runId`, at once or after `delaySeconds`. A worker holding it longer than
    * `timeoutSeconds` counts as lost (a killed worker never completes its job): pg-boss then hands
-   * the run to another worker.
+   * the run to another worker. A job ready at once is announced (`RUNS_QUEUED_CHANNEL`): idle
+   * workers poll only every half second.
    */
   async send(runId: string, timeoutSeconds = DEFAULT_RUN_TIMEOUT_SECONDS, delaySeconds = 0): Promise<void> {
     await this.boss.send(RUN_QUEUE, { runId } satisfies RunJob, {
@@ -53,6 +57,7 @@ export class RunQueue {
       expireInSeconds: timeoutSeconds,
       ...(delaySeconds > 0 && { startAfter: delaySeconds }),
     });
+    if (delaySeconds === 0) await this.boss.getDb().executeSql(`NOTIFY ${RUNS_QUEUED_CHANNEL}`, []);
   }
 
   async close(): Promise<void> {

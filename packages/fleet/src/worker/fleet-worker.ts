@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { SessionLogError } from "@yoake/pod";
 import type PgBoss from "pg-boss";
-import { RUN_QUEUE, type RunJob, RunQueue } from "../runs/run-queue.js";
+import { listenFor } from "../database/notifications.js";
+import { RUN_QUEUE, RUNS_QUEUED_CHANNEL, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
 import { ProviderSlots } from "./provider-slots.js";
@@ -36,7 +37,10 @@ export interface FleetWorker {
 const DEFAULT_LEASE_MS = 10_000;
 /** Runs of one lane whose changes are being delivered while it runs the next. */
 const MAX_DELIVERING = 4;
-/** How often an idle lane looks for a job (pg-boss's own work loop polled every 0.5 s as well). */
+/**
+ * How often an idle lane looks for a job without being told one was queued (pg-boss's own work
+ * loop polls every 0.5 s as well): jobs that become ready later (a delayed retry) are not announced.
+ */
 const POLL_MS = 500;
 
 /**
@@ -123,7 +127,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   // delivering leaves the job to expire and be retried as before. A lane has at most
   // MAX_DELIVERING runs delivering while it runs the next.
   let stopping = false;
-  const wakers = new Set<() => void>();
+  const queued = await listenFor(options.url, RUNS_QUEUED_CHANNEL);
   const fetches = new Set<Promise<unknown>>();
   /** Jobs taken and not yet completed: whether the run's Pod is still going, and the whole job. */
   const active = new Map<string, { job: PgBoss.Job<RunJob>; podOpen: boolean; done: Promise<void> }>();
@@ -167,16 +171,9 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       const job = await fetching.finally(() => fetches.delete(fetching));
       if (stopping) break;
       if (job === undefined) {
-        // Polling, as pg-boss's own work loop does; stop() wakes an idle lane.
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            wakers.delete(wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, POLL_MS);
-          wakers.add(wake);
-        });
+        // Until a run is queued (or the poll's time, as pg-boss's own work loop polls); stop()
+        // wakes an idle lane too.
+        await queued.wait(POLL_MS);
         continue;
       }
       await new Promise<void>((podClosed) => {
@@ -193,7 +190,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     id,
     async stop() {
       stopping = true;
-      for (const wake of [...wakers]) wake();
+      await queued.close();
       await Promise.all([...fetches]);
       // A run whose changes are being pushed ends first. A run whose Pod is still going is given
       // back to the queue at once (its session lease then decides when another worker continues).
