@@ -226,11 +226,11 @@ async function main(): Promise<void> {
     }
     lines.push(
       `interleaved, ${COMPARISON_ROUNDS} rounds (each: ${LOCAL_RUNS_PER_ROUND} local runs, ${FLEET_RUNS_PER_ROUND} runs queued at once on each fleet's one worker (per run: time between consecutive results), ${LOCAL_RUNS_PER_ROUND} local runs with git), median per run:`,
-      `  local Pod, existing checkout, no git (${ROUNDS} rounds × ${CALLS} calls): ${median(local).toFixed(0)} ms`,
+      `  local Pod, existing checkout, no git (${ROUNDS} rounds × ${CALLS} calls): ${median(local).toFixed(0)} ms (per round: ${local.map((ms) => ms.toFixed(0)).join(", ")})`,
       `  local Pod with a fresh clone and a pushed branch: ${median(localGit).toFixed(0)} ms (${median(localGit.map((ms, i) => ms / (local[i] as number))).toFixed(2)}× the local Pod)`,
       ...fleets.map(
         (fleet) =>
-          `  fleet (${fleet.name}), 1 worker: ${median(fleet.perRun).toFixed(0)} ms per run, ${median(fleet.perRun.map((ms, i) => ms / (local[i] as number))).toFixed(2)}× the local Pod (per round: ${fleet.perRun.map((ms, i) => (ms / (local[i] as number)).toFixed(2)).join(", ")}), ${median(fleet.perRun.map((ms, i) => ms / (localGit[i] as number))).toFixed(2)}× the local Pod with git; ${fleet.failed} not finished`,
+          `  fleet (${fleet.name}), 1 worker: ${median(fleet.perRun).toFixed(0)} ms per run, ${median(fleet.perRun.map((ms, i) => ms / (local[i] as number))).toFixed(2)}× the local Pod (per round: ${fleet.perRun.map((ms, i) => `${ms.toFixed(0)} ms ${(ms / (local[i] as number)).toFixed(2)}×`).join(", ")}), ${median(fleet.perRun.map((ms, i) => ms / (localGit[i] as number))).toFixed(2)}× the local Pod with git; ${fleet.failed} not finished`,
       ),
     );
     for (const workers of [1, 2, 4]) {

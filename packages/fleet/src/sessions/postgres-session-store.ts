@@ -68,38 +68,35 @@ export class PostgresSessionStore implements SessionStore {
     );
     const last = lines[lines.length - 1] as (typeof lines)[number];
     const owner = randomUUID();
-    await this.#database.transaction(async (client) => {
-      const { rowCount } = await client.query(
-        `INSERT INTO yoake_sessions (id, started, previous, head_seq, head_mac, last_activity, lease_owner, lease_expires, project)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond', $9)
-         ON CONFLICT (id) DO NOTHING`,
-        [
-          id,
-          parsed[0]?.ts,
-          start.previous?.sessionId ?? null,
-          lines.length,
-          last.mac,
-          parsed[parsed.length - 1]?.ts,
-          owner,
-          this.#leaseMs,
-          start.config.projectRoot,
-        ],
-      );
-      if (rowCount !== 1)
-        throw new SessionLogError("already_exists", where, "a session with this id already exists");
-      await client.query(
-        `INSERT INTO yoake_session_entries (session, seq, prev, mac, type, line)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-        [
-          id,
-          parsed.map((entry) => entry.seq),
-          parsed.map((entry) => entry.prev),
-          lines.map((line) => line.mac),
-          parsed.map((entry) => entry.type),
-          texts,
-        ],
-      );
+    // One statement: the entries go in only if the session row did (a taken id inserts nothing).
+    const { rowCount } = await this.#database.pool.query({
+      name: "yoake_session_create",
+      text: `WITH session AS (
+               INSERT INTO yoake_sessions (id, started, previous, head_seq, head_mac, last_activity, lease_owner, lease_expires, project)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond', $9)
+               ON CONFLICT (id) DO NOTHING
+               RETURNING id)
+             INSERT INTO yoake_session_entries (session, seq, prev, mac, type, line)
+             SELECT session.id, line.* FROM session, unnest($10::int[], $11::text[], $12::text[], $13::text[], $14::text[]) AS line`,
+      values: [
+        id,
+        parsed[0]?.ts,
+        start.previous?.sessionId ?? null,
+        lines.length,
+        last.mac,
+        parsed[parsed.length - 1]?.ts,
+        owner,
+        this.#leaseMs,
+        start.config.projectRoot,
+        parsed.map((entry) => entry.seq),
+        parsed.map((entry) => entry.prev),
+        lines.map((line) => line.mac),
+        parsed.map((entry) => entry.type),
+        texts,
+      ],
     });
+    if (rowCount !== lines.length)
+      throw new SessionLogError("already_exists", where, "a session with this id already exists");
     return this.#writer(id, owner, lines.length, last.mac);
   }
 

@@ -187,23 +187,28 @@ export class PostgresSessionWriter implements SessionWriter {
     const next = compaction?.type === "compaction" ? compaction.sessionId : null;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const { rowCount } = await this.#pool.query(APPEND, [
-          this.id,
-          first.seq,
-          first.prev,
-          last.seq,
-          last.line.mac,
-          lastTs,
-          this.#owner,
-          this.#leaseMs,
-          firstUserText,
-          next,
-          batch.map(({ seq }) => seq),
-          batch.map(({ prev }) => prev),
-          batch.map(({ line }) => line.mac),
-          batch.map(({ entry }) => entry.type),
-          texts,
-        ]);
+        // Named: each connection parses and plans it once, not at every append.
+        const { rowCount } = await this.#pool.query({
+          name: "yoake_session_append",
+          text: APPEND,
+          values: [
+            this.id,
+            first.seq,
+            first.prev,
+            last.seq,
+            last.line.mac,
+            lastTs,
+            this.#owner,
+            this.#leaseMs,
+            firstUserText,
+            next,
+            batch.map(({ seq }) => seq),
+            batch.map(({ prev }) => prev),
+            batch.map(({ line }) => line.mac),
+            batch.map(({ entry }) => entry.type),
+            texts,
+          ],
+        });
         if (rowCount === batch.length) return;
         const { rows } = await this.#pool.query<{ seq: number; mac: string }>(
           "SELECT seq, mac FROM yoake_session_entries WHERE session = $1 AND seq IN ($2, $3)",

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { failure, runGit } from "./git.js";
+import { type CommandOutcome, failure, runGit } from "./git.js";
 
 /**
  * How long a branch waits for others to go in the same push. A push costs a connection and, on the
@@ -62,7 +62,7 @@ export class BranchPusher {
   async #push(batch: Waiting[]): Promise<void> {
     const borrowed = batch.map(({ tree }) => quoteAlternate(join(tree, ".git", "objects"))).join(":");
     const refspecs = batch.map(({ commit, branch }) => `${commit}:refs/heads/${branch}`);
-    let outcome: Awaited<ReturnType<typeof runGit>>;
+    let outcome: CommandOutcome;
     try {
       outcome = await runGit(this.mirror, "git", ["push", "--porcelain", "--", this.url, ...refspecs], {
         GIT_ALTERNATE_OBJECT_DIRECTORIES: borrowed,

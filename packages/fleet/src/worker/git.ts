@@ -24,7 +24,7 @@ const GIT_ENV: Record<string, string> = Object.fromEntries([
 ]);
 
 /** What a command printed, and its exit status. */
-export interface GitOutcome {
+export interface CommandOutcome {
   code: number;
   stdout: string;
   stderr: string;
@@ -39,7 +39,7 @@ export function runGit(
   file: "git" | "sh",
   args: string[],
   env: Record<string, string> = {},
-): Promise<GitOutcome> {
+): Promise<CommandOutcome> {
   return new Promise((resolve, reject) => {
     execFile(
       file,
@@ -66,9 +66,9 @@ export const NOTHING_TO_DO = 3;
 
 /**
  * Runs several git commands as one `sh -e` script in `dir`, its arguments as `$1`, `$2`, ...
- * (never spliced into the script's text): one process start from the worker instead of one per
- * command (each start blocks the worker's thread until the child runs, which on a busy machine
- * takes longer than most git commands). Resolves with the output, or undefined when the script
+ * (never spliced into the script's text): one process started by the worker instead of one per
+ * command (each start copies the worker's large process's page tables, and blocks its thread
+ * until the child runs; from `sh` the rest start for little). Resolves with the output, or undefined when the script
  * exits with `NOTHING_TO_DO`; rejects when a command fails.
  */
 export async function gitScript(dir: string, script: string, args: string[]): Promise<string | undefined> {
@@ -79,7 +79,7 @@ export async function gitScript(dir: string, script: string, args: string[]): Pr
 }
 
 /** A failed command as the error git printed (its last lines), not the command line. */
-export function failure(outcome: GitOutcome): Error {
+export function failure(outcome: CommandOutcome): Error {
   const said = outcome.stderr.trim();
   return new Error(said === "" ? `git exited with ${outcome.code}` : said.split("\n").slice(-3).join("\n"));
 }

@@ -68,7 +68,8 @@ async function runPod(run: RunRecord, context: ExecutorContext, cwd: string): Pr
     blobStore: context.blobs,
     session: run.sessionId ?? "new",
   });
-  const events = await RunEventWriter.open(context.pool, run.id);
+  // A run stores events only after its session is recorded: one without a session has none yet.
+  const events = await RunEventWriter.open(context.pool, run.id, run.sessionId === undefined);
   const cost = new RunCostMeter(pod.manifest.model);
   const history = () => pod.history;
   const stopListening = pod.listen((event) => {

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { RunSpec } from "../runs/run-record.js";
 import { gitScript, NOTHING_TO_DO } from "./git.js";
 import type { RepositoryCache } from "./repository-cache.js";
@@ -32,12 +34,11 @@ export async function prepareWorkspace(
   const tree = await cache.checkout(repo, spec.ref, submittedAt);
   const deliver = async (runId: string): Promise<{ branch?: string; patch?: string }> => {
     if (spec.patchOnly === true) return patchOf(tree.dir);
-    const commit = await gitScript(tree.dir, `${STAGE}\n${COMMIT}\ngit rev-parse HEAD`, [
-      message(runId, spec),
-    ]);
-    if (commit === undefined) return {};
+    if ((await gitScript(tree.dir, `${STAGE}\n${COMMIT}`, [message(runId, spec)])) === undefined) return {};
+    // The tree's HEAD is detached: the file holds the commit.
+    const commit = (await readFile(join(tree.dir, ".git", "HEAD"), "utf8")).trim();
     const branch = `yoake/${runId}`;
-    await cache.push(repo, tree, commit.trim(), branch);
+    await cache.push(repo, tree, commit, branch);
     return { branch };
   };
   return { dir: tree.dir, deliver, dispose: tree.dispose };
