@@ -15,7 +15,7 @@ import { CALLS, ROUNDS, startBenchBed } from "./bench-model.js";
 
 const RUNS_PER_SETTING = Number(process.env.FLEET_BENCH_RUNS ?? 16);
 /** Rounds of the interleaved comparison, and fleet runs (one worker) / local runs per round. */
-const COMPARISON_ROUNDS = Number(process.env.FLEET_BENCH_ROUNDS ?? 5);
+const COMPARISON_ROUNDS = Number(process.env.FLEET_BENCH_ROUNDS ?? 7);
 const FLEET_RUNS_PER_ROUND = 10;
 const LOCAL_RUNS_PER_ROUND = 5;
 const BEFORE = process.env.FLEET_BENCH_BEFORE;
@@ -208,13 +208,18 @@ async function main(): Promise<void> {
       // Warm-up: every fleet's first run makes its mirror, every Pod path is loaded once.
       for (const fleet of fleets) await batch(fleet.client, origin, 2);
       await perRun(2, () => localRun(localDir));
+      // Each round's local figure is the mean of local runs just before and just after its fleet
+      // batches: this machine's speed drifts (other jobs share its two cores), and a drift then
+      // weighs on both sides of the round's ratio alike.
       for (let round = 0; round < COMPARISON_ROUNDS; round += 1) {
-        local.push(await perRun(LOCAL_RUNS_PER_ROUND, () => localRun(localDir)));
+        const before = await perRun(LOCAL_RUNS_PER_ROUND, () => localRun(localDir));
         for (const fleet of fleets) {
           const { steadyMs, failed } = await batch(fleet.client, origin, FLEET_RUNS_PER_ROUND);
           fleet.perRun.push(steadyMs);
           fleet.failed += failed;
         }
+        const after = await perRun(LOCAL_RUNS_PER_ROUND, () => localRun(localDir));
+        local.push((before + after) / 2);
         localGit.push(await perRun(LOCAL_RUNS_PER_ROUND, localWithGit));
       }
     } finally {
@@ -225,7 +230,7 @@ async function main(): Promise<void> {
       await rm(beforeDir, { recursive: true, force: true });
     }
     lines.push(
-      `interleaved, ${COMPARISON_ROUNDS} rounds (each: ${LOCAL_RUNS_PER_ROUND} local runs, ${FLEET_RUNS_PER_ROUND} runs queued at once on each fleet's one worker (per run: time between consecutive results), ${LOCAL_RUNS_PER_ROUND} local runs with git), median per run:`,
+      `interleaved, ${COMPARISON_ROUNDS} rounds (each: ${LOCAL_RUNS_PER_ROUND} local runs, ${FLEET_RUNS_PER_ROUND} runs queued at once on each fleet's one worker (per run: time between consecutive results), ${LOCAL_RUNS_PER_ROUND} local runs again, ${LOCAL_RUNS_PER_ROUND} local runs with git), median per run:`,
       `  local Pod, existing checkout, no git (${ROUNDS} rounds × ${CALLS} calls): ${median(local).toFixed(0)} ms (per round: ${local.map((ms) => ms.toFixed(0)).join(", ")})`,
       `  local Pod with a fresh clone and a pushed branch: ${median(localGit).toFixed(0)} ms (${median(localGit.map((ms, i) => ms / (local[i] as number))).toFixed(2)}× the local Pod)`,
       ...fleets.map(
