@@ -58,6 +58,8 @@ async function main(): Promise<void> {
     const localDir = path.join(scratch, "local");
     git(scratch, "clone", "--quiet", `file://${origin}`, localDir);
     for (let i = 0; i < SAMPLES; i += 1) {
+      // Without the files the run writes, as a fleet run's fresh tree (see fleet-bench.ts).
+      await rm(path.join(localDir, "out"), { recursive: true, force: true });
       await time("local Pod: create + run + close (files)", async () => {
         const pod = await Pod.create({ cwd: localDir, env, overrides });
         await pod.run("write the files");
