@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { exitCode, shellBed } from "../../test/support/shell-test-kit.js";
+import { exitCode, processesWhere, shellBed } from "../../test/support/shell-test-kit.js";
 
 describe("the bash tool", () => {
   it("runs in the project directory and returns stdout and stderr interleaved, the exit code and the duration", async () => {
@@ -118,6 +118,21 @@ describe("the bash tool", () => {
     await shell.close();
     expect(await bashOutput({ id })).toContain("killed: the Pod closed");
     await expect(bashOutput({ id: "bg9" })).rejects.toThrow(/no background command/);
+  });
+
+  it("starts no command once the shell is closing, even one whose launch was under way", async () => {
+    const { shell } = await shellBed();
+    // Unique to this test process: a command left by another run is never counted.
+    const marker = `600.${process.pid}1`;
+    const sleeps = () => processesWhere((cmdline) => cmdline === `sleep\u0000${marker}\u0000`);
+    try {
+      const starting = shell.startBackground(`sleep ${marker}`);
+      await shell.close();
+      await expect(starting).rejects.toThrow(/the Pod is closing/);
+      expect(sleeps()).toEqual([]);
+    } finally {
+      for (const pid of sleeps()) process.kill(pid, "SIGKILL");
+    }
   });
 
   it("keeps the start and the end of a huge output, and says how much it dropped", async () => {

@@ -96,14 +96,21 @@ export class Shell {
     command: string,
     output: { headBytes: number; tailBytes: number; onOutput?: (text: string) => void },
   ): Promise<ShellProcess> {
-    if (this.closed) throw new Error("the Pod is closing: no command can start");
+    if (this.closed) throw closing();
     const { status, env, root } = this.options;
     const cwd = path.resolve(root, this.options.cwd ?? ".");
     const argv = bashArgv(command);
     const launch = status.ok ? await status.sandbox.launch(argv, cwd, env) : unconfinedLaunch(argv, cwd, env);
+    // `close` may have come while the launch was prepared: it has killed what was running then,
+    // and a command started now would outlive the Pod.
+    if (this.closed) throw closing();
     const process = new ShellProcess(launch, output);
     this.running.add(process);
     void process.done.then(() => this.running.delete(process));
     return process;
   }
+}
+
+function closing(): Error {
+  return new Error("the Pod is closing: no command can start");
 }
