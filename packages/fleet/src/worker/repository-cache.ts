@@ -122,6 +122,7 @@ export class RepositoryCache {
     if (pusher === undefined) {
       pusher = this.mirror(url).then((mirror) => new BranchPusher(url, mirror));
       this.pushers.set(url, pusher);
+      pusher.catch(() => this.pushers.delete(url));
     }
     await (await pusher).push(tree.dir, commit, branch);
   }
