@@ -56,10 +56,13 @@ describe("automatic compaction", () => {
     const result = await pod.run("now double it");
     expect(result).toMatchObject({ status: "finished", text: "Done: a is doubled." });
 
-    // The summary request: the whole conversation, the instruction last, no tool calls allowed.
+    // The summary request: the whole conversation, the instruction last, the Worker's tool choice.
     const summaryRequest = mock.requests[2];
     expect(isSummaryRequest(summaryRequest)).toBe(true);
-    expect(summaryRequest?.body).toMatchObject({ tool_choice: { type: "none" }, max_tokens: 4096 });
+    expect(summaryRequest?.body).toMatchObject({ max_tokens: 4096 });
+    expect((summaryRequest?.body as { tool_choice?: unknown }).tool_choice).toEqual(
+      (mock.requests[1]?.body as { tool_choice?: unknown }).tool_choice,
+    );
     expect(wire(summaryRequest)).toContain("what is in a.ts?");
     expect(wire(summaryRequest)).toContain("now double it");
     const summaryMessages = bed().body(2).messages;
@@ -188,7 +191,8 @@ describe("the summary request's prefix", () => {
     // Anthropic caches tools, then the system prompt, then messages: both must be the same bytes.
     expect(JSON.stringify(summary.tools)).toBe(JSON.stringify(normal.tools));
     expect(JSON.stringify(summary.system)).toBe(JSON.stringify(normal.system));
-    expect(summary).toMatchObject({ temperature: 0.4, tool_choice: { type: "none" } });
+    expect(summary).toMatchObject({ temperature: 0.4 });
+    expect(summary.tool_choice).toEqual(normal.tool_choice);
     await pod.close();
   });
 });

@@ -32,7 +32,7 @@ const ask = () =>
   });
 
 describe("requestSummary", () => {
-  it("sends the history, then the instruction, with tools that may not be called and the summary's limit", async () => {
+  it("sends the history, then the instruction, with the Worker's tools, tool choice and reasoning, and the summary's limit", async () => {
     mock.enqueue({
       blocks: [{ type: "text", text: "  ## Goal\nFix the bug.\n" }],
       usage: { inputTokens: 50, outputTokens: 9 },
@@ -45,16 +45,36 @@ describe("requestSummary", () => {
     });
     const body = mock.requests[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({
-      tool_choice: "none",
       max_completion_tokens: 1234,
       temperature: 0.2,
+      reasoning_effort: "high",
       messages: [
         { role: "system", content: "You are Yoake." },
         { role: "user", content: "fix the bug" },
         { role: "user", content: COMPACTION_INSTRUCTION },
       ],
     });
-    expect(body.reasoning_effort).toBeUndefined();
+    expect(body.tools).toHaveLength(1);
+    expect(body.tool_choice).toBeUndefined();
+  });
+
+  it("asks once more with tools off when the model answers the instruction with a tool call, and counts both", async () => {
+    mock.enqueue(
+      {
+        blocks: [{ type: "tool_call", id: "call_1", name: "read_file", arguments: { path: "a.ts" } }],
+        usage: { inputTokens: 50, outputTokens: 5 },
+      },
+      { blocks: [{ type: "text", text: "## Goal\nFix." }], usage: { inputTokens: 50, outputTokens: 4 } },
+    );
+    expect(await ask()).toMatchObject({
+      ok: true,
+      summary: "## Goal\nFix.",
+      usage: { inputTokens: 100, outputTokens: 9 },
+    });
+    const [first, second] = mock.requests.map((request) => request.body as Record<string, unknown>);
+    expect(first?.tool_choice).toBeUndefined();
+    expect(second?.tool_choice).toBe("none");
+    expect(second?.messages).toEqual(first?.messages);
   });
 
   it("repeats the prefix of the Worker's requests byte for byte (provider web search included), so it reads from the cache", async () => {
@@ -96,9 +116,13 @@ describe("requestSummary", () => {
     // The instruction joins the last user message: the prefix is the history's content blocks.
     const history = contentBlocks(normal);
     expect(JSON.stringify(contentBlocks(summary).slice(0, history.length))).toBe(JSON.stringify(history));
-    expect(summary).toMatchObject({ temperature: 0.3, stop_sequences: ["<stop>"], max_tokens: 1000 });
-    expect(summary.tool_choice).toEqual({ type: "none" });
-    expect(summary.thinking).toBeUndefined();
+    // The same tool choice and thinking: a change drops the cached conversation. The limit has
+    // room for the thinking budget (Anthropic counts it in max_tokens) and the summary's 1000.
+    expect(summary).toMatchObject({ stop_sequences: ["<stop>"], max_tokens: 5096 });
+    expect(summary.temperature).toEqual(normal.temperature);
+    expect(summary.tool_choice).toEqual(normal.tool_choice);
+    expect(summary.thinking).toEqual(normal.thinking);
+    expect(summary.thinking).toMatchObject({ budget_tokens: 4096 });
   });
 
   it("marks a summary cut at the limit, and fails on an empty answer or a failed request", async () => {
