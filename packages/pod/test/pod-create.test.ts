@@ -59,6 +59,7 @@ describe("Pod.create", () => {
     const pod = await create({ MY_KEY: "secret-123" });
     await pod.run("hi");
     expect(mock.requests[0]?.headers["x-api-key"]).toBe("secret-123");
+    await pod.close();
   });
 
   it("keeps large tool outputs in a BlobStore under the Pod's data directory, outside the project", async () => {

@@ -31,6 +31,8 @@ export interface PodTestbed {
 export function usePodTestbed(): () => PodTestbed {
   let bed: PodTestbed | undefined;
   const recorded = new WeakMap<Pod, PodEvent[]>();
+  /** Closed after each test: a Pod a test left open holds its session log's file and its shell. */
+  const pods = new Set<Pod>();
   beforeEach(async () => {
     const base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-pod-")));
     const project = path.join(base, "project");
@@ -72,6 +74,7 @@ export function usePodTestbed(): () => PodTestbed {
         const events: PodEvent[] = [];
         pod.listen((event) => events.push(event));
         recorded.set(pod, events);
+        pods.add(pod);
         return pod;
       },
       events: (pod) => recorded.get(pod) ?? [],
@@ -83,6 +86,8 @@ export function usePodTestbed(): () => PodTestbed {
     };
   });
   afterEach(async () => {
+    await Promise.allSettled([...pods].map((pod) => pod.close()));
+    pods.clear();
     await bed?.mock.close();
     if (bed) rmSync(bed.base, { recursive: true, force: true });
     bed = undefined;
