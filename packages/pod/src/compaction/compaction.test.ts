@@ -60,9 +60,7 @@ describe("automatic compaction", () => {
     const summaryRequest = mock.requests[2];
     expect(isSummaryRequest(summaryRequest)).toBe(true);
     expect(summaryRequest?.body).toMatchObject({ max_tokens: 4096 });
-    expect((summaryRequest?.body as { tool_choice?: unknown }).tool_choice).toEqual(
-      (mock.requests[1]?.body as { tool_choice?: unknown }).tool_choice,
-    );
+    expect(bed().body(2).tool_choice).toEqual(bed().body(1).tool_choice);
     expect(wire(summaryRequest)).toContain("what is in a.ts?");
     expect(wire(summaryRequest)).toContain("now double it");
     const summaryMessages = bed().body(2).messages;
