@@ -68,8 +68,8 @@ export const NOTHING_TO_DO = 3;
  * Runs several git commands as one `sh -e` script in `dir`, its arguments as `$1`, `$2`, ...
  * (never spliced into the script's text): one process started by the worker instead of one per
  * command (each start copies the worker's large process's page tables, and blocks its thread
- * until the child runs; from `sh` the rest start for little). Resolves with the output, or undefined when the script
- * exits with `NOTHING_TO_DO`; rejects when a command fails.
+ * until the child runs; from `sh` the rest start for little). Resolves with the output, or
+ * undefined when the script exits with `NOTHING_TO_DO`; rejects when a command fails.
  */
 export async function gitScript(dir: string, script: string, args: string[]): Promise<string | undefined> {
   const outcome = await runGit(dir, "sh", ["-ec", script, "sh", ...args]);
