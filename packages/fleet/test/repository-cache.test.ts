@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -218,8 +219,13 @@ describe("RepositoryCache", () => {
     expect(signal, stderr).toBe("SIGKILL");
     const deadTree = stdout.trim();
     expect(existsSync(path.join(deadTree, "left-by-the-dead-worker.txt"))).toBe(true);
+    // Its fetch left a ref of its own in the mirror of `url` (named after the URL's hash).
+    const mirror = `${createHash("sha256").update(url).digest("hex").slice(0, 24)}.git`;
+    const deadRefs = path.join(root, mirror, "refs", "yoake", String(child.pid));
+    expect(existsSync(deadRefs)).toBe(true);
 
     const cache = await RepositoryCache.open(root);
+    expect(existsSync(deadRefs)).toBe(false);
     const tree = await cache.checkout(url, "main");
     expect(git(tree.dir, "status", "--porcelain", "--untracked-files=all")).toBe("");
     expect(await readFile(path.join(tree.dir, "README.md"), "utf8")).toBe("# origin\n");
