@@ -3,7 +3,7 @@ import { collect, errorsOf, HELLO, mockClient, REQUEST } from "../../test/suppor
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
 import { secretRedactor } from "./error-presenter.js";
 import type { SchemeName } from "./item.js";
-import type { RetryNotice } from "./transport.js";
+import type { RetryNotice } from "./retry.js";
 
 let mock: MockProvider;
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { limitFault } from "../testing/limit-faults.js";
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
 import type { SchemeName } from "./item.js";
 import { parseDuration } from "./quota.js";
-import type { RetryNotice } from "./transport.js";
+import type { RetryNotice } from "./retry.js";
 
 let mock: MockProvider;
 beforeEach(async () => {

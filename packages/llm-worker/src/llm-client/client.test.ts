@@ -13,9 +13,9 @@ import { type ClientOptions, createClient, type LlmClient } from "./client.js";
 import { LlmError } from "./errors.js";
 import type { Event } from "./event.js";
 import type { SchemeName } from "./item.js";
+import type { RetryNotice } from "./retry.js";
 import type { Scheme } from "./scheme.js";
 import { schemes } from "./schemes/index.js";
-import type { RetryNotice } from "./transport.js";
 
 let mock: MockProvider;
 beforeEach(async () => {

@@ -7,18 +7,13 @@ import type { SchemeName } from "./item.js";
 import type { Request } from "./request.js";
 import type { Response } from "./response.js";
 import { streamResponse } from "./response-stream.js";
+import { DEFAULT_RETRY_POLICY, type RetryNotice, type RetryPolicy } from "./retry.js";
 import type { Endpoint, HttpRequest, Scheme } from "./scheme.js";
 import { getScheme, ollamaBaseURL } from "./schemes/index.js";
-import {
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_RETRY_POLICY,
-  type RetryNotice,
-  type RetryPolicy,
-  type TransportOptions,
-} from "./transport.js";
+import { DEFAULT_HEADERS_TIMEOUT_MS, type TransportOptions } from "./transport.js";
 
-export type { RetryNotice, RetryPolicy } from "./transport.js";
-export { DEFAULT_RETRY_POLICY } from "./transport.js";
+export type { RetryNotice, RetryPolicy } from "./retry.js";
+export { DEFAULT_RETRY_POLICY } from "./retry.js";
 
 /** Options of `client.stream` and `client.complete`. */
 export interface CallOptions {

@@ -59,3 +59,8 @@ export function errorMessage(err: unknown): string {
   }
   return String(err);
 }
+
+/** The error of a request its caller aborted (the reason kept as its cause). */
+export function abortedError(reason?: unknown): LlmError {
+  return new LlmError({ kind: "aborted", message: "the request was aborted" }, { cause: reason });
+}

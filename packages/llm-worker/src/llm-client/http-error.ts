@@ -3,7 +3,7 @@ import { errorKindFromCode, errorKindFromStatus } from "./error-kind.js";
 import { LlmError } from "./errors.js";
 import type { ErrorKind } from "./event.js";
 import { limitDetails } from "./quota.js";
-import { parseRetryAfter } from "./transport.js";
+import { parseRetryAfter } from "./retry.js";
 
 /**
  * The standard name of an HTTP status. `node:http` is required on an error, not imported: loading

@@ -4,16 +4,9 @@ import type { ErrorPresenter } from "./error-presenter.js";
 import { errorMessage, LlmError } from "./errors.js";
 import type { BlockStartEvent, ErrorInfo, Event } from "./event.js";
 import { EventWriter } from "./event-writer.js";
+import { isRetryableError, Retrier, type RetryNotice, type RetryPolicy } from "./retry.js";
 import type { HttpRequest, Scheme } from "./scheme.js";
-import {
-  isRetryableError,
-  type OpenResponse,
-  Retrier,
-  type RetryNotice,
-  type RetryPolicy,
-  sendWithRetries,
-  type TransportOptions,
-} from "./transport.js";
+import { type OpenResponse, sendWithRetries, type TransportOptions } from "./transport.js";
 
 export interface StreamSetup {
   scheme: Scheme;

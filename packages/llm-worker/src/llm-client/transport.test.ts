@@ -2,17 +2,9 @@ import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type MockProvider, startMockProvider } from "../testing/mock-provider.js";
 import { LlmError } from "./errors.js";
+import { isRetryableError, parseRetryAfter, Retrier, type RetryNotice, retryDelayMs } from "./retry.js";
 import type { HttpRequest } from "./scheme.js";
-import {
-  type AttemptOutcome,
-  isRetryableError,
-  parseRetryAfter,
-  Retrier,
-  type RetryNotice,
-  retryDelayMs,
-  sendOnce,
-  sendWithRetries,
-} from "./transport.js";
+import { type AttemptOutcome, sendOnce, sendWithRetries } from "./transport.js";
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 
