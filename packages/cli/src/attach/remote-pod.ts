@@ -98,11 +98,7 @@ export class RemotePod {
   }
 
   run(input: string | readonly Segment[], options: RemoteRunOptions = {}): Promise<PodRunResult> {
-    if (options.images !== undefined && options.images.length > 0)
-      return Promise.reject(
-        new CliError("images cannot be sent to a served Pod: run yoake with --no-attach"),
-      );
-    return this.drive(() => this.client.run(input), options.signal);
+    return this.drive(() => this.client.run(input, options.images), options.signal);
   }
 
   respond(id: string, decision: PermissionDecision, options: RemoteRunOptions = {}): Promise<PodRunResult> {

@@ -1,5 +1,6 @@
 import { connect } from "node:net";
 import type { Readable, Writable } from "node:stream";
+import type { ImagePart } from "@yoake/llm-worker";
 import { listenerIterator, type Unsubscribe } from "@yoake/llm-worker/internal";
 import type { PermissionDecision } from "../approval/permission.js";
 import { parseSegments, type Segment } from "../file-ref/segments.js";
@@ -105,9 +106,10 @@ export class PodClient {
   }
 
   /** Starts a run; a string is parsed for `@<path>` references as the Pod would. Its end comes as `run_end`. */
-  run(input: string | readonly Segment[]): Promise<ResultOf<"run">> {
+  /** `images`: pasted images, inline (see `runImageSchema`: the Pod checks each one's bytes). */
+  run(input: string | readonly Segment[], images: readonly ImagePart[] = []): Promise<ResultOf<"run">> {
     const segments = typeof input === "string" ? parseSegments(input) : [...input];
-    return this.request("run", { segments });
+    return this.request("run", { segments, ...(images.length > 0 && { images: toRunImages(images) }) });
   }
   respond(permissionId: string, decision: PermissionDecision): Promise<ResultOf<"respond">> {
     return this.request("respond", { permissionId, decision });
@@ -242,4 +244,13 @@ export async function connectPod(socketPath: string, options: PodClientOptions =
     });
   });
   return PodClient.over(socket, socket, options);
+}
+
+/** The images as the protocol carries them: inline only (the Pod does not fetch a client's URL). */
+function toRunImages(images: readonly ImagePart[]): NonNullable<ParamsOf<"run">["images"]> {
+  return images.map((image) => {
+    if (!("data" in image))
+      throw new Error("an image by URL cannot be sent to a served Pod: attach the file");
+    return { type: "image", mediaType: image.mediaType, data: image.data };
+  });
 }

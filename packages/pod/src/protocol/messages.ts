@@ -15,6 +15,7 @@ import type { Item, Usage } from "@yoake/llm-worker";
 import { z } from "zod";
 import type { DiffPreview, PermissionDecision, PermissionRequest } from "../approval/permission.js";
 import type { CompactionResult } from "../compaction/compaction-result.js";
+import { IMAGE_LIMIT_BYTES, IMAGE_SNIFF_BYTES, sniffImageType } from "../file-ref/image-file.js";
 import type { Segment } from "../file-ref/segments.js";
 import type { PodStatus } from "../pod/status.js";
 import { itemSchema, schemeSchema } from "../session-log/item-schema.js";
@@ -29,6 +30,32 @@ export const segmentSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }),
   z.object({ type: z.literal("file_ref"), path: z.string().min(1) }),
 ]) satisfies z.ZodType<Segment>;
+
+/** Images a run may carry (a client's pasted screenshots). */
+export const MAX_RUN_IMAGES = 8;
+
+/**
+ * An image a client attaches to a run, inline: base64 of at most `IMAGE_LIMIT_BYTES`, whose bytes
+ * are the type it names (a client's word is not taken for it, as a file's name is not).
+ */
+export const runImageSchema = z
+  .object({
+    type: z.literal("image"),
+    mediaType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
+    data: z
+      .string()
+      .max(
+        Math.ceil(IMAGE_LIMIT_BYTES / 3) * 4,
+        `over the ${IMAGE_LIMIT_BYTES / (1024 * 1024)} MiB limit for images`,
+      )
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, "not base64"),
+  })
+  .refine(
+    (image) =>
+      sniffImageType(Buffer.from(image.data.slice(0, Math.ceil(IMAGE_SNIFF_BYTES / 3) * 4), "base64")) ===
+      image.mediaType,
+    { message: "the data is not an image of its mediaType", path: ["data"] },
+  );
 
 export const permissionDecisionSchema = z.union([
   z.literal("allow_once"),
@@ -111,8 +138,11 @@ export const requestIdSchema = z.union([z.string(), z.number()]);
 export const methodParamsSchemas = {
   /** Must be the first request: exchanges protocol versions. */
   hello: z.object({ protocolVersion: z.number().int(), client: z.string().optional() }),
-  /** Starts a run with the user's input (file references resolved by the Pod). */
-  run: z.object({ segments: z.array(segmentSchema).min(1) }),
+  /** Starts a run with the user's input (file references resolved by the Pod) and attached images. */
+  run: z.object({
+    segments: z.array(segmentSchema).min(1),
+    images: z.array(runImageSchema).max(MAX_RUN_IMAGES).optional(),
+  }),
   /** Stops the run going now. */
   cancel: z.object({}),
   /** Continues a run a hook paused (not one waiting for approval: that is `respond`). */

@@ -127,7 +127,10 @@ export class PodProtocolServer implements ConnectionHost {
       case "run":
         if (this.refuseWhileBusy(connection, id)) return;
         connection.reply(id, "run", { started: true, run: ++this.runCount });
-        this.track(this.runCount, this.pod.run(request.params.segments));
+        this.track(
+          this.runCount,
+          this.pod.run(request.params.segments, { images: request.params.images ?? [] }),
+        );
         return;
       case "respond": {
         if (this.refuseWhileBusy(connection, id)) return;

@@ -1,4 +1,4 @@
-import type { Item } from "@yoake/llm-worker";
+import type { ImagePart, Item } from "@yoake/llm-worker";
 import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type { PermissionDecision, PermissionRequest } from "../approval/permission.js";
 import type { CompactionResult } from "../compaction/compaction-result.js";
@@ -17,7 +17,7 @@ export interface ServedPod {
   readonly history: readonly Item[];
   readonly pendingPermission: PermissionRequest | undefined;
   listen(listener: (event: PodEvent) => void): Unsubscribe;
-  run(input: readonly Segment[]): Promise<PodRunResult>;
+  run(input: readonly Segment[], options?: { images?: readonly ImagePart[] }): Promise<PodRunResult>;
   respond(id: string, decision: PermissionDecision): Promise<PodRunResult>;
   resume(): Promise<PodRunResult>;
   cancel(): boolean;

@@ -229,6 +229,29 @@ describe("methods", () => {
     expect(await bob.cancel()).toEqual({ cancelled: false });
   });
 
+  it("run carries a client's pasted images to the model; one whose bytes are not its type is refused", async () => {
+    const { client } = await serve();
+    const alice = await client("alice");
+    // The smallest PNG there is: its signature, then enough of a header.
+    const png = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.alloc(24)]).toString(
+      "base64",
+    );
+    const lie = Buffer.from("GIF89a, not a PNG at all").toString("base64");
+    const refused = await refusal(
+      alice.run("what is this?", [{ type: "image", mediaType: "image/png", data: lie }]),
+    );
+    expect(refused).toMatchObject({ code: "invalid_params" });
+    expect(refused.message).toMatch(/images\.0\.data: the data is not an image of its mediaType/);
+    expect(bed().mock.requests).toHaveLength(0);
+
+    bed().mock.enqueue(answer("A tiny PNG."));
+    const ended = alice.next("run_end");
+    await alice.run("what is this?", [{ type: "image", mediaType: "image/png", data: png }]);
+    expect((await ended).result).toMatchObject({ status: "finished", text: "A tiny PNG." });
+    const sent = JSON.stringify(bed().mock.requests[0]?.body);
+    expect(sent).toContain(`"media_type":"image/png","data":"${png}"`);
+  });
+
   it("notify adds a message and every client gets the new history; history and status answer", async () => {
     const { client, pod } = await serve();
     const alice = await client("alice");
