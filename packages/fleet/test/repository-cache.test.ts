@@ -33,11 +33,16 @@ function makeOrigin(name: string, files: number): { url: string; other: string }
   return { url: `file://${origin}`, other };
 }
 
-/** Objects a run's tree holds in its own store (the rest it borrows from the mirror). */
-function ownObjects(dir: string): number {
+/** Objects a repository holds in its own store (a run's tree borrows the rest from the mirror). */
+function objectCounts(dir: string): { loose: number; packed: number } {
   const counts = git(dir, "count-objects", "-v");
   const field = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, "m").exec(counts)?.[1]);
-  return field("count") + field("in-pack");
+  return { loose: field("count"), packed: field("in-pack") };
+}
+
+function ownObjects(dir: string): number {
+  const { loose, packed } = objectCounts(dir);
+  return loose + packed;
 }
 
 const mirrors = async () => (await readdir(root)).filter((name) => name.endsWith(".git"));
@@ -130,6 +135,7 @@ describe("RepositoryCache", () => {
     git(other, "commit", "--quiet", "-m", "moved");
     git(other, "push", "--quiet", "origin", "HEAD:refs/heads/yoake/taken");
     await writeFile(log, "");
+    const received = objectCounts(origin);
 
     const cache = await RepositoryCache.open(root);
     const runs = await Promise.all(
@@ -150,6 +156,9 @@ describe("RepositoryCache", () => {
     expect(git(origin, "show", "yoake/taken:moved.txt")).toBe("moved\n");
     const lines = (await readFile(log, "utf8")).trim().split("\n");
     expect(lines.filter((line) => line === "push")).toHaveLength(1);
+    // The receiving side ran here (file://): it kept what it got as a pack, not a file per object.
+    expect(objectCounts(origin).loose).toBe(received.loose);
+    expect(objectCounts(origin).packed).toBeGreaterThan(received.packed);
     expect(
       lines.filter((line) => line.endsWith("refs/heads/yoake/a") || line.endsWith("refs/heads/yoake/b")),
     ).toHaveLength(2);

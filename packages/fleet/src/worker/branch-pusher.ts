@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { type CommandOutcome, failure, runGit } from "./git.js";
+import type { CommandOutcome } from "./command-relay.js";
+import { failure, runGit } from "./git.js";
 
 /**
  * How long a branch waits for others to go in the same push. A push costs a connection and, on the
@@ -64,9 +65,14 @@ export class BranchPusher {
     const refspecs = batch.map(({ commit, branch }) => `${commit}:refs/heads/${branch}`);
     let outcome: CommandOutcome;
     try {
-      outcome = await runGit(this.mirror, "git", ["push", "--porcelain", "--", this.url, ...refspecs], {
-        GIT_ALTERNATE_OBJECT_DIRECTORIES: borrowed,
-      });
+      outcome = await runGit(
+        this.mirror,
+        "git",
+        ["push", ...receiving(this.url), "--porcelain", "--", this.url, ...refspecs],
+        {
+          GIT_ALTERNATE_OBJECT_DIRECTORIES: borrowed,
+        },
+      );
     } catch (error) {
       for (const waiting of batch) waiting.failed(error as Error);
       return;
@@ -89,6 +95,18 @@ export class BranchPusher {
         );
     }
   }
+}
+
+/**
+ * A push to a repository on this machine (`file://`, a path) runs git's receiving side here, with
+ * the repository's settings, not the worker's (git clears them for it): it is told to keep what it
+ * receives as one pack, as hosting services do, rather than a file per object (what git does with
+ * fewer than 100; on a journalled disk each new object directory costs a millisecond).
+ */
+function receiving(url: string): string[] {
+  return url.startsWith("file://") || url.startsWith("/")
+    ? ["--receive-pack=git -c receive.unpackLimit=1 receive-pack"]
+    : [];
 }
 
 /** An entry of `GIT_ALTERNATE_OBJECT_DIRECTORIES`, quoted so a ":" in the path cannot split it. */

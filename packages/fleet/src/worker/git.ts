@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { type CommandOutcome, runCommand } from "./command-relay.js";
 
 /**
  * Settings for every git process of a worker, as environment (`GIT_CONFIG_COUNT`, git 2.31+) so
@@ -23,13 +23,6 @@ const GIT_ENV: Record<string, string> = Object.fromEntries([
   ]),
 ]);
 
-/** What a command printed, and its exit status. */
-export interface CommandOutcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * Runs `file` (git, or `sh` for a script of git commands) in `dir` with the worker's git settings
  * and `env` on top; never rejects for an exit status.
@@ -40,18 +33,7 @@ export function runGit(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<CommandOutcome> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      file,
-      args,
-      { cwd: dir, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...GIT_ENV, ...env } },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : (error as { code?: unknown }).code;
-        if (typeof code !== "number") reject(error);
-        else resolve({ code, stdout, stderr });
-      },
-    );
-  });
+  return runCommand({ file, args, cwd: dir, env: { ...process.env, ...GIT_ENV, ...env } });
 }
 
 /** Runs git in `dir`; resolves with its output, rejects with what git said when it fails. */
@@ -66,9 +48,8 @@ export const NOTHING_TO_DO = 3;
 
 /**
  * Runs several git commands as one `sh -e` script in `dir`, its arguments as `$1`, `$2`, ...
- * (never spliced into the script's text): one process started by the worker instead of one per
- * command (each start copies the worker's large process's page tables, and blocks its thread
- * until the child runs; from `sh` the rest start for little). Resolves with the output, or
+ * (never spliced into the script's text): one command through the relay (`runCommand`) instead of
+ * one per git command. Resolves with the output, or
  * undefined when the script exits with `NOTHING_TO_DO`; rejects when a command fails.
  */
 export async function gitScript(dir: string, script: string, args: string[]): Promise<string | undefined> {

@@ -44,7 +44,7 @@ export async function prepareWorkspace(
   return { dir: tree.dir, deliver, dispose: tree.dispose };
 }
 
-// One script per delivery: one process start from the worker (see `gitScript`).
+// One script per delivery (see `gitScript`).
 
 /** Stage everything but `.yoake/`. */
 const STAGE = "git add --all -- . ':(exclude).yoake'";
