@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { git as workerGit } from "../src/worker/git.js";
 import { RepositoryCache } from "../src/worker/repository-cache.js";
 
 const git = (cwd: string, ...args: string[]) =>
@@ -189,6 +190,52 @@ describe("RepositoryCache", () => {
     await second.dispose();
     expect(existsSync(first.dir)).toBe(false);
     await cache.close();
+  });
+
+  it("keeps a tree whose branch was pushed and resets it for a later run: nothing of that run is left in it", async () => {
+    const { url, other } = makeOrigin("app", 2);
+    await writeFile(path.join(other, ".gitignore"), "node_modules/\n");
+    git(other, "add", ".gitignore");
+    git(other, "commit", "--quiet", "-m", "ignore");
+    git(other, "push", "--quiet", "origin", "main");
+    const cache = await RepositoryCache.open(root);
+    const first = await cache.checkout(url, "main");
+    await writeFile(path.join(first.dir, "committed.txt"), "committed\n");
+    // Committed as a worker commits (its git settings: no reflog).
+    await workerGit(first.dir, ["add", "committed.txt"]);
+    await workerGit(first.dir, ["commit", "--quiet", "-m", "the first run"]);
+    const commit = git(first.dir, "rev-parse", "HEAD").trim();
+    await cache.push(url, first, commit, "yoake/first");
+    // What the run left besides its commit: changes, untracked and ignored files, a nested repository.
+    await writeFile(path.join(first.dir, "README.md"), "changed\n");
+    await writeFile(path.join(first.dir, "untracked.txt"), "untracked\n");
+    await mkdir(path.join(first.dir, "node_modules"));
+    await writeFile(path.join(first.dir, "node_modules", "ignored.js"), "ignored\n");
+    git(first.dir, "init", "--quiet", "nested");
+    await first.dispose();
+    expect(existsSync(first.dir)).toBe(true);
+
+    const second = await cache.checkout(url, "main");
+    expect(second.dir).toBe(first.dir);
+    expect(git(second.dir, "status", "--porcelain", "--untracked-files=all", "--ignored")).toBe("");
+    expect(await readFile(path.join(second.dir, "README.md"), "utf8")).toBe("# origin\n");
+    expect(await readdir(second.dir)).toEqual(
+      expect.not.arrayContaining(["committed.txt", "node_modules", "nested"]),
+    );
+    expect(git(second.dir, "rev-parse", "HEAD")).toBe(git(other, "rev-parse", "HEAD"));
+    // No ref or reflog names the first run's commit (its objects are the repository's own now).
+    expect(git(second.dir, "for-each-ref")).toBe("");
+    expect(git(second.dir, "reflog", "--all")).not.toContain(commit.slice(0, 7));
+    expect(git(second.dir, "log", "--all", "--format=%s")).not.toContain("the first run");
+    await second.dispose();
+    // A tree given to a run and not pushed is deleted, and close deletes the kept ones.
+    expect(existsSync(second.dir)).toBe(false);
+    const third = await cache.checkout(url, "main");
+    await cache.push(url, third, git(third.dir, "rev-parse", "HEAD").trim(), "yoake/third");
+    await third.dispose();
+    expect(existsSync(third.dir)).toBe(true);
+    await cache.close();
+    expect(existsSync(third.dir)).toBe(false);
   });
 
   it("refuses a ref that is not a branch or tag name, and reports a missing one", async () => {

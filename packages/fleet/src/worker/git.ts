@@ -5,7 +5,9 @@ import { type CommandOutcome, runCommand } from "./command-relay.js";
  * each git a script starts has them too. A run's tree is thrown away after its branch is pushed,
  * and the mirror is only a cache, so git's fsyncs there only cost time (the receiving repository
  * keeps its own); no automatic maintenance (a `git gc` in the middle of a run would cost more than
- * the run, and must never prune objects a run's tree borrows from the mirror).
+ * the run, and must never prune objects a run's tree borrows from the mirror); no reflog (a kept
+ * tree must not list an earlier run's commits); no hooks (the worker runs git outside the Pod's
+ * sandbox, in trees a run worked in).
  */
 const SETTINGS: Record<string, string> = {
   "user.name": "yoake",
@@ -13,6 +15,8 @@ const SETTINGS: Record<string, string> = {
   "core.fsync": "none",
   "maintenance.auto": "false",
   "gc.auto": "0",
+  "core.logAllRefUpdates": "false",
+  "core.hooksPath": "/dev/null",
 };
 
 const GIT_ENV: Record<string, string> = Object.fromEntries([

@@ -5,10 +5,20 @@ import { join } from "node:path";
 import { BranchPusher } from "./branch-pusher.js";
 import { git, gitScript } from "./git.js";
 
-/** A fresh working tree of one run; `dispose` deletes it. */
+/**
+ * A working tree of one run. `dispose` deletes it, or keeps it to be reset for a later run of the
+ * repository when everything its store holds is in the repository (its branch was pushed).
+ */
 export interface RunTree {
   dir: string;
   dispose(): Promise<void>;
+}
+
+/** A run tree kept for reuse: its directory, and how many runs it served. */
+interface KeptTree {
+  scratch: string;
+  dir: string;
+  uses: number;
 }
 
 /** A fetch of one repository's ref by this process: when it began, and the commit it found. */
@@ -26,6 +36,16 @@ interface Spare {
 
 /** Repositories and refs for which a spare tree is kept. */
 const MAX_SPARES = 4;
+/**
+ * Trees kept per repository (a busy worker has one running, up to four delivering, one spare),
+ * and how many runs one serves before it is deleted (its store keeps every run's commits).
+ */
+const MAX_KEPT = 8;
+const MAX_USES = 32;
+
+/** Resets a kept tree to commit `$1`: tracked files as committed, nothing else (ignored files too). */
+const RESET = `git reset --quiet --hard "$1"
+git clean --quiet -ffdx`;
 
 /**
  * Fetches `$2` of the repository `$1` into the mirror as `$3` (a ref of this process's own) and
@@ -39,9 +59,11 @@ git rev-parse --verify "$3^{commit}"`;
  * A worker machine's cache of the repositories its runs work on: one bare mirror per repository
  * URL, cloned by the machine's first run of it, so a run does not clone. A run's ref is fetched
  * from the repository itself into the mirror (only objects the mirror lacks cross the wire), and
- * the run gets a new repository of its own whose object store borrows the mirror's (git
- * alternates), checked out at that commit: nothing of one run is in the next, and its commits stay
- * in its own store, deleted with it. One fetch serves every run submitted before it began (a busy
+ * the run gets a repository of its own whose object store borrows the mirror's (git alternates),
+ * checked out at that commit. A tree whose run's branch was pushed is kept and reset (`RESET`) for
+ * a later run of the repository, which saves making and deleting a checkout per run: its store then
+ * holds only what the repository has, and nothing of the earlier run is in its files, index, refs
+ * or reflog (none is written). Any other tree is deleted. One fetch serves every run submitted before it began (a busy
  * worker's queued runs fetch once), so a run starts from its ref as it was at some moment after it
  * was submitted. Branches are pushed in batches, from the mirror (`BranchPusher`).
  *
@@ -58,6 +80,10 @@ export class RepositoryCache {
   /** One tree checked out ahead per repository and ref (the most recently used ones). */
   private readonly spares = new Map<string, Promise<Spare | undefined>>();
   private readonly discarding = new Set<Promise<void>>();
+  /** Kept trees by mirror. */
+  private readonly kept = new Map<string, KeptTree[]>();
+  /** Trees that may be kept when disposed: not yet given to a run, or their run's branch pushed. */
+  private readonly reusable = new WeakSet<RunTree>();
   private closed = false;
 
   private constructor(
@@ -97,6 +123,7 @@ export class RepositoryCache {
     const ready = notBefore === undefined ? undefined : await spare;
     if (ready !== undefined && notBefore !== undefined && ready.fetch.startedAt >= notBefore) {
       this.prepareSpare(key, ready.mirror, ready.fetch);
+      this.reusable.delete(ready.tree);
       return ready.tree;
     }
     this.discard(spare);
@@ -105,6 +132,7 @@ export class RepositoryCache {
       const { fetch, shared } = await this.fetch(key, url, ref, mirror, notBefore);
       const tree = await this.makeTree(mirror, await fetch.commit);
       if (shared) this.prepareSpare(key, mirror, fetch);
+      this.reusable.delete(tree);
       return tree;
     } catch (error) {
       throw new Error(
@@ -125,6 +153,7 @@ export class RepositoryCache {
       pusher.catch(() => this.pushers.delete(url));
     }
     await (await pusher).push(tree.dir, commit, branch);
+    this.reusable.add(tree);
   }
 
   /** Pushes what waits, deletes the spare trees and this process's refs in the mirrors. */
@@ -132,7 +161,10 @@ export class RepositoryCache {
     this.closed = true;
     for (const spare of this.spares.values()) this.discard(spare);
     this.spares.clear();
+    const kept = [...this.kept.values()].flat();
+    this.kept.clear();
     await Promise.all([
+      ...kept.map(({ scratch }) => rm(scratch, { recursive: true, force: true })),
       ...this.discarding,
       ...[...this.pushers.values()].map((pusher) =>
         pusher.then(
@@ -176,11 +208,21 @@ export class RepositoryCache {
     return { fetch, shared: false };
   }
 
-  /** A new repository borrowing the mirror's objects, with `commit` checked out (detached). */
+  /**
+   * A repository borrowing the mirror's objects with `commit` checked out (detached): a kept tree
+   * of that mirror reset to it, else a new one.
+   */
   private async makeTree(mirror: string, commit: string): Promise<RunTree> {
+    for (let kept = this.kept.get(mirror)?.pop(); kept !== undefined; kept = this.kept.get(mirror)?.pop()) {
+      const reset = await gitScript(kept.dir, RESET, [commit]).then(
+        () => true,
+        () => false,
+      );
+      if (reset) return this.runTree(mirror, { ...kept, uses: kept.uses + 1 });
+      await rm(kept.scratch, { recursive: true, force: true });
+    }
     const scratch = await mkdtemp(join(this.root, "runs", `${process.pid}-`));
     const dir = join(scratch, "repo");
-    const dispose = () => rm(scratch, { recursive: true, force: true });
     try {
       await mkdir(join(dir, ".git", "objects", "info"), { recursive: true });
       await mkdir(join(dir, ".git", "refs", "heads"), { recursive: true });
@@ -189,11 +231,26 @@ export class RepositoryCache {
       await writeFile(join(dir, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n");
       await writeFile(join(dir, ".git", "objects", "info", "alternates"), `${join(mirror, "objects")}\n`);
       await git(dir, ["checkout", "--quiet", "--detach", commit]);
-      return { dir, dispose };
+      return this.runTree(mirror, { scratch, dir, uses: 1 });
     } catch (error) {
-      await dispose();
+      await rm(scratch, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** A tree whose `dispose` keeps it for `makeTree` when it is reusable and may be kept. */
+  private runTree(mirror: string, kept: KeptTree): RunTree {
+    const tree: RunTree = {
+      dir: kept.dir,
+      dispose: async () => {
+        const trees = this.kept.get(mirror) ?? [];
+        if (this.reusable.has(tree) && !this.closed && kept.uses < MAX_USES && trees.length < MAX_KEPT)
+          this.kept.set(mirror, [...trees, kept]);
+        else await rm(kept.scratch, { recursive: true, force: true });
+      },
+    };
+    this.reusable.add(tree);
+    return tree;
   }
 
   /** Checks out the next tree of `key` from `fetch` in the background. */
