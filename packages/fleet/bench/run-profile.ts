@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Pod } from "@yoake/pod";
@@ -13,10 +13,26 @@ import { startBenchBed } from "./bench-model.js";
 
 const SAMPLES = Number(process.env.PROFILE_RUNS ?? 9);
 
-/** CPU time of the finished child processes (git, bwrap) waited for so far, from /proc. */
+/**
+ * CPU time of this process's child processes, from /proc: the finished ones waited for, and the
+ * running Node ones with what they waited for (the git command relay and its git processes).
+ */
 function childrenCpuMs(): number {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? [];
-  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+  const ticks = (pid: number | string, first: number, count: number) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return fields.slice(first, first + count).reduce((sum, field) => sum + Number(field), 0);
+  };
+  let total = ticks("self", 13, 2);
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.includes("(node) ") && Number(stat.split(") ")[1]?.split(" ")[1]) === process.pid)
+        total += ticks(pid, 11, 4);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (total * 1000) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = 100;
 
