@@ -1,6 +1,6 @@
 import type { FleetClient, RunRecord } from "@yoake/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ended, type FleetBed, startFleetBed, waitForRun } from "./support/fleet-bed.js";
+import { ended, type FleetBed, startFleetBed, TURN_USAGE, waitForRun } from "./support/fleet-bed.js";
 
 /**
  * Provider limits across the fleet: the per-provider concurrency limit holds between worker
@@ -18,6 +18,15 @@ afterAll(async () => {
 });
 
 const yes = { tools: { approve: [] } };
+
+/** A provider's refusal for too many requests, with its retry headers. */
+const tooMany = (headers: Record<string, string>) => ({
+  fault: "status" as const,
+  status: 429,
+  code: "rate_limit_error",
+  message: "Number of requests has exceeded your rate limit",
+  headers,
+});
 
 describe("provider limits across the fleet", () => {
   it("runs at most --provider-limit runs per provider at once across worker processes", async () => {
@@ -57,13 +66,6 @@ describe("provider limits across the fleet", () => {
   it("sends a run refused with a 429 back to the queue until the provider's retry-after, then finishes it", async () => {
     const { url, client } = await bed.database("rate_limited");
     const prompt = "create throttled.txt";
-    const tooMany = (headers: Record<string, string>) => ({
-      fault: "status" as const,
-      status: 429,
-      code: "rate_limit_error",
-      message: "Number of requests has exceeded your rate limit",
-      headers,
-    });
     // The client's own retries (two) take the first two quickly; the third refusal ends the
     // attempt and asks for 6 seconds.
     bed.replies.set(prompt, [
@@ -106,6 +108,40 @@ describe("provider limits across the fleet", () => {
     } finally {
       bed.onRequest = undefined;
     }
+  }, 180_000);
+
+  it("continues a run sent back by a 429 from its working tree as it was, with what it wrote before", async () => {
+    const { url, client } = await bed.database("rate_limited_tree");
+    const prompt = "create after-limit.txt";
+    bed.replies.set(prompt, [
+      {
+        blocks: [
+          {
+            type: "tool_call",
+            id: "toolu_before_limit",
+            name: "write_file",
+            arguments: { path: "before-limit.txt", content: "written before the limit\n" },
+          },
+        ],
+        usage: TURN_USAGE,
+      },
+      tooMany({ "retry-after-ms": "20" }),
+      tooMany({ "retry-after-ms": "20" }),
+      tooMany({ "retry-after": "1" }),
+    ]);
+    bed.startWorker(url, "--concurrency", "1");
+    const id = await client.submit({ repo: `file://${bed.origin}`, prompt, overrides: yes });
+    const waiting = await waitForRun(
+      client,
+      id,
+      (run) => (run.state === "queued" && run.attempts === 1) || ended(run),
+    );
+    expect(waiting.workspace?.patch).toContain("+written before the limit");
+    const run = await waitForRun(client, id, ended);
+    expect(run.result).toMatchObject({ status: "finished", branch: `yoake/${id}` });
+    expect(run.attempts).toBe(2);
+    expect(bed.branchFile(`yoake/${id}`, "before-limit.txt")).toBe("written before the limit\n");
+    expect(run.workspace).toBeUndefined();
   }, 180_000);
 });
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { type FleetClient, openFleetStores, type RunRecord } from "@yoake/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runYoake, userTexts } from "./cli-test-kit.js";
-import { ended, type FleetBed, startFleetBed, waitForRun } from "./support/fleet-bed.js";
+import { ended, type FleetBed, startFleetBed, TURN_USAGE, waitForRun } from "./support/fleet-bed.js";
 
 let bed: FleetBed;
 let url: string;
@@ -160,6 +160,37 @@ describe("runs on a queue, executed by worker processes", () => {
     });
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toMatch(/is finished, not waiting for an approval/);
+  }, 120_000);
+
+  it("continues a paused run from its working tree as it was: what it wrote before each pause is on its branch", async () => {
+    const prompt = "create second.txt";
+    const write = (callId: string, name: string) => ({
+      blocks: [
+        {
+          type: "tool_call" as const,
+          id: callId,
+          name: "write_file",
+          arguments: { path: name, content: `made for ${name}\n` },
+        },
+      ],
+      usage: TURN_USAGE,
+    });
+    bed.replies.set(prompt, [write("toolu_pause_1", "first.txt"), write("toolu_pause_2", "second.txt")]);
+    const id = await client.submit({ repo: `file://${bed.origin}`, prompt });
+    for (const callId of ["toolu_pause_1", "toolu_pause_2"]) {
+      const paused = await waitFor(id, (run) => run.permission?.callId === callId || ended(run));
+      expect(paused.state).toBe("paused");
+      // Kept in the record before the run said paused: the first file once the first call ran.
+      if (callId === "toolu_pause_2") expect(paused.workspace?.patch).toContain("+made for first.txt");
+      await client.approve(id, callId, true);
+    }
+    const run = await waitFor(id, ended);
+    expect(run.result).toMatchObject({ status: "finished", branch: `yoake/${id}` });
+    expect(run.attempts).toBe(3);
+    expect(bed.branchFile(`yoake/${id}`, "first.txt")).toBe("made for first.txt\n");
+    expect(bed.branchFile(`yoake/${id}`, "second.txt")).toBe("made for second.txt\n");
+    expect(bed.branchFile(`yoake/${id}`, "README.md")).toBe("# project\n");
+    expect(run.workspace).toBeUndefined();
   }, 120_000);
 
   it("finishes a run whose worker was SIGKILLed mid-run on another worker, from the stored session", async () => {

@@ -6,7 +6,14 @@
 export { PostgresBlobStore } from "./blobs/postgres-blob-store.js";
 export { FleetDatabase, redactUrl } from "./database/fleet-database.js";
 export { FleetClient } from "./runs/fleet-client.js";
-export type { PendingPermission, RunOutcome, RunRecord, RunSpec, RunState } from "./runs/run-record.js";
+export type {
+  PendingPermission,
+  RunOutcome,
+  RunRecord,
+  RunSpec,
+  RunState,
+  SavedWorkspace,
+} from "./runs/run-record.js";
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./sessions/postgres-session-store.js";
 export { type FleetStores, openFleetStores } from "./stores.js";
 export { type FleetWorker, type FleetWorkerOptions, startFleetWorker } from "./worker/fleet-worker.js";

@@ -71,4 +71,7 @@ export const MIGRATIONS: readonly string[] = [
    );
    DROP TRIGGER yoake_session_entries_notify ON yoake_session_entries;
    DROP FUNCTION yoake_notify_entry();`,
+  // 5: a run's working tree when it left its worker before its end (paused, rate limited), for the
+  // worker that continues it.
+  "ALTER TABLE yoake_runs ADD COLUMN workspace jsonb;",
 ];

@@ -48,6 +48,15 @@ export interface RunOutcome {
   patch?: string;
 }
 
+/**
+ * A run's working tree when it left a worker before its end: the commit it started from and its
+ * changes since, as `git diff --binary` (ignored files are not kept).
+ */
+export interface SavedWorkspace {
+  base: string;
+  patch: string;
+}
+
 /** The tool call a paused run waits on. */
 export interface PendingPermission {
   callId: string;
@@ -67,6 +76,8 @@ export interface RunRecord {
   attempts: number;
   permission?: PendingPermission;
   decision?: { callId: string; allow: boolean };
+  /** Where the run's working tree was when it last left a worker (paused, rate limited). */
+  workspace?: SavedWorkspace;
   result?: RunOutcome;
   createdAt: Date;
   updatedAt: Date;
@@ -83,6 +94,7 @@ interface RunRow {
   cost_usd: number | null;
   permission: PendingPermission | null;
   decision: { callId: string; allow: boolean } | null;
+  workspace: SavedWorkspace | null;
   result: RunOutcome | null;
   created_at: Date;
   updated_at: Date;
@@ -99,6 +111,7 @@ function fromRow(row: RunRow): RunRecord {
     attempts: row.attempts,
     ...(row.permission !== null && { permission: row.permission }),
     ...(row.decision !== null && { decision: row.decision }),
+    ...(row.workspace !== null && { workspace: row.workspace }),
     ...(row.result !== null && { result: row.result }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -160,6 +173,11 @@ export class RunTable {
     );
   }
 
+  /** Keeps the run's working tree for the worker that continues it. */
+  async keepWorkspace(id: string, workspace: SavedWorkspace): Promise<void> {
+    await this.pool.query("UPDATE yoake_runs SET workspace = $2 WHERE id = $1", [id, workspace]);
+  }
+
   /** Records the answer to a paused run's request; false when the run is not waiting on `callId`. */
   async decide(id: string, callId: string, allow: boolean): Promise<boolean> {
     const { rowCount } = await this.pool.query(
@@ -192,12 +210,11 @@ export class RunTable {
     return rows[0]?.cost_usd ?? undefined;
   }
 
-  /** Stores how the run ended; `worker` keeps naming the worker that ended it. */
+  /** Stores how the run ended (and drops its kept tree); `worker` keeps naming the worker that ended it. */
   async finish(id: string, outcome: RunOutcome): Promise<void> {
-    await this.pool.query("UPDATE yoake_runs SET state = $2, result = $3, updated_at = now() WHERE id = $1", [
-      id,
-      outcome.status,
-      outcome,
-    ]);
+    await this.pool.query(
+      "UPDATE yoake_runs SET state = $2, result = $3, workspace = NULL, updated_at = now() WHERE id = $1",
+      [id, outcome.status, outcome],
+    );
   }
 }

@@ -11,6 +11,8 @@ import { git, gitScript } from "./git.js";
  */
 export interface RunTree {
   dir: string;
+  /** The commit checked out. */
+  commit: string;
   dispose(): Promise<void>;
 }
 
@@ -42,6 +44,13 @@ const MAX_SPARES = 4;
  */
 const MAX_KEPT = 8;
 const MAX_USES = 32;
+
+/**
+ * Makes sure the mirror has commit `$2` of the repository `$1`, fetching it as `$3` (a ref of this
+ * process's own) when it has not.
+ */
+const FETCH_COMMIT = `git cat-file -e "$2^{commit}" 2>/dev/null && exit 0
+git fetch --quiet --no-tags --no-write-fetch-head -- "$1" "+$2:$3"`;
 
 /** Resets a kept tree to commit `$1`: tracked files as committed, nothing else (ignored files too). */
 const RESET = `git reset --quiet --hard "$1"
@@ -142,6 +151,23 @@ export class RepositoryCache {
   }
 
   /**
+   * A new working tree of `url` at `commit` exactly (a run continued where an earlier attempt
+   * left it), fetched when the mirror lacks it.
+   */
+  async checkoutCommit(url: string, commit: string): Promise<RunTree> {
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) throw new Error(`${commit} is not a commit id`);
+    try {
+      const mirror = await this.mirror(url);
+      await gitScript(mirror, FETCH_COMMIT, [url, commit, `refs/yoake/${process.pid}/commits/${commit}`]);
+      const tree = await this.makeTree(mirror, commit);
+      this.reusable.delete(tree);
+      return tree;
+    } catch (error) {
+      throw new Error(`cannot check out ${url} at ${commit}: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+
+  /**
    * Pushes `commit`, made in the run tree `tree` of `url`, to `refs/heads/<branch>` there, with
    * the branches of other runs that end meanwhile (`BranchPusher`).
    */
@@ -218,7 +244,7 @@ export class RepositoryCache {
         () => true,
         () => false,
       );
-      if (reset) return this.runTree(mirror, { ...kept, uses: kept.uses + 1 });
+      if (reset) return this.runTree(mirror, commit, { ...kept, uses: kept.uses + 1 });
       await rm(kept.scratch, { recursive: true, force: true });
     }
     const scratch = await mkdtemp(join(this.root, "runs", `${process.pid}-`));
@@ -231,7 +257,7 @@ export class RepositoryCache {
       await writeFile(join(dir, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n");
       await writeFile(join(dir, ".git", "objects", "info", "alternates"), `${join(mirror, "objects")}\n`);
       await git(dir, ["checkout", "--quiet", "--detach", commit]);
-      return this.runTree(mirror, { scratch, dir, uses: 1 });
+      return this.runTree(mirror, commit, { scratch, dir, uses: 1 });
     } catch (error) {
       await rm(scratch, { recursive: true, force: true });
       throw error;
@@ -239,9 +265,10 @@ export class RepositoryCache {
   }
 
   /** A tree whose `dispose` keeps it for `makeTree` when it is reusable and may be kept. */
-  private runTree(mirror: string, kept: KeptTree): RunTree {
+  private runTree(mirror: string, commit: string, kept: KeptTree): RunTree {
     const tree: RunTree = {
       dir: kept.dir,
+      commit,
       dispose: async () => {
         const trees = this.kept.get(mirror) ?? [];
         if (this.reusable.has(tree) && !this.closed && kept.uses < MAX_USES && trees.length < MAX_KEPT)

@@ -4,7 +4,7 @@ import { toWireEvent } from "@yoake/pod/protocol";
 import type pg from "pg";
 import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
 import { RunEventWriter } from "../runs/run-events.js";
-import type { RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
+import type { PendingPermission, RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
@@ -13,7 +13,7 @@ import { prepareWorkspace } from "./workspace.js";
 /** What executing a run came to: an end, a pause for approval, or a provider's limit to wait out. */
 export type Execution =
   | { kind: "ended"; outcome: RunOutcome }
-  | { kind: "paused" }
+  | { kind: "paused"; permission: PendingPermission }
   | { kind: "rate_limited"; retryAfterSeconds: number };
 
 export interface ExecutorContext {
@@ -33,20 +33,29 @@ export interface ExecutorContext {
  * gets the stored answer; after a crashed worker the restored Pod answers the unanswered calls as
  * interrupted and goes on, so no call recorded as done runs again. The Pod's events are stored
  * in their stream-json form for followers, and what the attempt cost is added to the run's total.
- * `podClosed` is called once the Pod is closed, before the changes are committed and pushed: the
- * worker may start its next run while this one delivers.
+ * A run that leaves the worker before its end (paused, rate limited) keeps its working tree in the
+ * run's record first, and the worker that continues it starts from that tree. `podClosed` is
+ * called once the Pod is closed, before the changes are committed and pushed (or kept): the worker
+ * may start its next run meanwhile.
  */
 export async function executeRun(
   run: RunRecord,
   context: ExecutorContext,
   podClosed: () => void = () => undefined,
 ): Promise<Execution> {
-  const workspace = await prepareWorkspace(run.spec, context.repositories, run.createdAt);
+  const workspace = await prepareWorkspace(run.spec, context.repositories, run.createdAt, run.workspace);
   try {
     const ran = await runPod(run, context, workspace.dir);
     podClosed();
+    if (ran.kind !== "ended") {
+      const saved = await workspace.save();
+      if (saved !== undefined) await context.runs.keepWorkspace(run.id, saved);
+      // Only now may an approval queue it for another worker.
+      if (ran.kind === "paused") await context.runs.pause(run.id, ran.permission);
+      return ran;
+    }
     // Only a finished run's changes are delivered.
-    if (ran.kind !== "ended" || ran.outcome.status !== "finished") return ran;
+    if (ran.outcome.status !== "finished") return ran;
     const delivered = await workspace.deliver(run.id);
     return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
   } finally {
@@ -91,12 +100,14 @@ async function runPod(run: RunRecord, context: ExecutorContext, cwd: string): Pr
       if (run.decision?.callId !== request.callId) {
         // Stored before the state says paused: a follower reading `paused` has every event.
         await settle();
-        await context.runs.pause(run.id, {
-          callId: request.callId,
-          tool: request.tool,
-          ...(request.preview?.ok === true && { summary: request.preview.diff.slice(0, 4000) }),
-        });
-        return { kind: "paused" };
+        return {
+          kind: "paused",
+          permission: {
+            callId: request.callId,
+            tool: request.tool,
+            ...(request.preview?.ok === true && { summary: request.preview.diff.slice(0, 4000) }),
+          },
+        };
       }
       result = await pod.respond(
         request.id,

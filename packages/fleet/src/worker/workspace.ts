@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { RunSpec } from "../runs/run-record.js";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { RunSpec, SavedWorkspace } from "../runs/run-record.js";
 import { gitScript, NOTHING_TO_DO } from "./git.js";
-import type { RepositoryCache } from "./repository-cache.js";
+import type { RepositoryCache, RunTree } from "./repository-cache.js";
 
 /** The directory a run works in, and what to do with its changes at the end. */
 export interface Workspace {
@@ -12,26 +12,41 @@ export interface Workspace {
    * when the run asked for a patch). Returns nothing when nothing changed.
    */
   deliver(runId: string): Promise<{ branch?: string; patch?: string }>;
+  /**
+   * The tree as it is now, for the worker that continues the run (`prepareWorkspace`'s `saved`);
+   * nothing for a shared path, which every worker sees as it is.
+   */
+  save(): Promise<SavedWorkspace | undefined>;
   /** Deletes the run's tree (a shared path is left alone). */
   dispose(): Promise<void>;
 }
 
 /**
- * A fresh working tree of the run's repository at its ref as it was at some moment after the run
- * was submitted (from the worker's repository cache), or the shared path it names. `.yoake/` (a
- * Pod's own data) is never committed.
+ * A working tree of the run's repository at its ref as it was at some moment after the run was
+ * submitted (from the worker's repository cache), or the tree an earlier attempt `saved` (its
+ * commit, its changes applied), or the shared path the run names. `.yoake/` (a Pod's own data) is
+ * never committed.
  */
 export async function prepareWorkspace(
   spec: RunSpec,
   cache: RepositoryCache,
   submittedAt?: Date,
+  saved?: SavedWorkspace,
 ): Promise<Workspace> {
   if (spec.repo === undefined) {
     const dir = spec.path as string;
-    return { dir, deliver: (runId) => commitOnBranch(dir, runId, spec), dispose: async () => undefined };
+    return {
+      dir,
+      deliver: (runId) => commitOnBranch(dir, runId, spec),
+      save: async () => undefined,
+      dispose: async () => undefined,
+    };
   }
   const repo = spec.repo;
-  const tree = await cache.checkout(repo, spec.ref, submittedAt);
+  const tree =
+    saved === undefined
+      ? await cache.checkout(repo, spec.ref, submittedAt)
+      : await restore(repo, saved, cache);
   const deliver = async (runId: string): Promise<{ branch?: string; patch?: string }> => {
     if (spec.patchOnly === true) return patchOf(tree.dir);
     if ((await gitScript(tree.dir, `${STAGE}\n${COMMIT}`, [message(runId, spec)])) === undefined) return {};
@@ -41,7 +56,33 @@ export async function prepareWorkspace(
     await cache.push(repo, tree, commit, branch);
     return { branch };
   };
-  return { dir: tree.dir, deliver, dispose: tree.dispose };
+  const save = async (): Promise<SavedWorkspace> => {
+    const patch = await gitScript(tree.dir, `${STAGE}\ngit diff --cached --binary "$1"`, [tree.commit]).catch(
+      (error: Error) => {
+        throw new Error(`cannot keep the run's changes for the worker that continues it: ${error.message}`);
+      },
+    );
+    return { base: tree.commit, patch: patch ?? "" };
+  };
+  return { dir: tree.dir, deliver, save, dispose: tree.dispose };
+}
+
+/** A tree at the saved commit with the saved changes applied. */
+async function restore(repo: string, saved: SavedWorkspace, cache: RepositoryCache): Promise<RunTree> {
+  const tree = await cache.checkoutCommit(repo, saved.base);
+  if (saved.patch === "") return tree;
+  // Beside the tree, not in it (the run's tree is its repository's files only).
+  const file = join(dirname(tree.dir), "saved.patch");
+  try {
+    await writeFile(file, saved.patch);
+    await gitScript(tree.dir, 'git apply --index --binary -- "$1"', [file]);
+    return tree;
+  } catch (error) {
+    await tree.dispose();
+    throw new Error(`cannot restore the run's changes at ${saved.base}: ${(error as Error).message}`);
+  } finally {
+    await rm(file, { force: true });
+  }
 }
 
 // One script per delivery (see `gitScript`).
