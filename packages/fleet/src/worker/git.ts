@@ -2,9 +2,9 @@ import { type CommandOutcome, runCommand } from "./command-relay.js";
 
 /**
  * Settings for every git process of a worker, as environment (`GIT_CONFIG_COUNT`, git 2.31+) so
- * each git a script starts has them too. A run's tree is thrown away after its branch is pushed,
- * and the mirror is only a cache, so git's fsyncs there only cost time (the receiving repository
- * keeps its own); no automatic maintenance (a `git gc` in the middle of a run would cost more than
+ * each git a script starts has them too. A run's tree holds nothing that is not pushed or thrown
+ * away, and the mirror is only a cache, so git's fsyncs there only cost time (the receiving
+ * repository keeps its own); no automatic maintenance (a `git gc` in the middle of a run would cost more than
  * the run, and must never prune objects a run's tree borrows from the mirror); no reflog (a kept
  * tree must not list an earlier run's commits); no hooks (the worker runs git outside the Pod's
  * sandbox, in trees a run worked in).
@@ -53,8 +53,8 @@ export const NOTHING_TO_DO = 3;
 /**
  * Runs several git commands as one `sh -e` script in `dir`, its arguments as `$1`, `$2`, ...
  * (never spliced into the script's text): one command through the relay (`runCommand`) instead of
- * one per git command. Resolves with the output, or
- * undefined when the script exits with `NOTHING_TO_DO`; rejects when a command fails.
+ * one per git command. Resolves with the output, or undefined when the script exits with
+ * `NOTHING_TO_DO`; rejects when a command fails.
  */
 export async function gitScript(dir: string, script: string, args: string[]): Promise<string | undefined> {
   const outcome = await runGit(dir, "sh", ["-ec", script, "sh", ...args]);

@@ -72,9 +72,10 @@ git rev-parse --verify "$3^{commit}"`;
  * checked out at that commit. A tree whose run's branch was pushed is kept and reset (`RESET`) for
  * a later run of the repository, which saves making and deleting a checkout per run: its store then
  * holds only what the repository has, and nothing of the earlier run is in its files, index, refs
- * or reflog (none is written). Any other tree is deleted. One fetch serves every run submitted before it began (a busy
- * worker's queued runs fetch once), so a run starts from its ref as it was at some moment after it
- * was submitted. Branches are pushed in batches, from the mirror (`BranchPusher`).
+ * or reflog (none is written). Any other tree is deleted. One fetch serves every run submitted
+ * before it began (a busy worker's queued runs fetch once), so a run starts from its ref as it was
+ * at some moment after it was submitted. Branches are pushed in batches, from the mirror
+ * (`BranchPusher`).
  *
  * The mirror only ever gains objects (never gc'd), so a tree borrowing from it never loses one.
  * A worker killed mid-run leaves its run's directory, its refs in the mirrors (both named after
