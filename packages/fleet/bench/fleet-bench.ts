@@ -48,9 +48,10 @@ async function startWorkers(
   await Promise.all(
     children.map(
       (child) =>
-        new Promise<void>((resolve) =>
-          createInterface({ input: child.stdout }).once("line", () => resolve()),
-        ),
+        new Promise<void>((resolve, reject) => {
+          createInterface({ input: child.stdout }).once("line", () => resolve());
+          child.once("exit", (code) => reject(new Error(`a worker exited (${code}) before it was ready`)));
+        }),
     ),
   );
   return children;
@@ -192,15 +193,11 @@ async function main(): Promise<void> {
         module = path.join(beforeDir, "src", "index.ts");
       }
       const url = await cluster.createDatabase(`compare_${fleets.length}`);
-      const client = await FleetClient.connect(url);
       const cache = path.join(scratch, `repos-${fleets.length}`);
-      fleets.push({
-        name: variant,
-        client,
-        children: await startWorkers(url, 1, env, cache, module),
-        perRun: [],
-        failed: 0,
-      });
+      // The worker first: an older one makes the schema it knows, and this checkout's client then
+      // migrates it further, as an upgrade would (a worker refuses a schema newer than its own).
+      const children = await startWorkers(url, 1, env, cache, module);
+      fleets.push({ name: variant, client: await FleetClient.connect(url), children, perRun: [], failed: 0 });
     }
     const local: number[] = [];
     const localGit: number[] = [];
