@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type FleetClient, openFleetStores, type RunRecord } from "@yoake/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -211,12 +211,29 @@ describe("runs on a queue, executed by worker processes", () => {
     const victim = bed.workerProcess(running.worker);
     expect(victim).toBeDefined();
     victim?.kill("SIGKILL");
+    // Meanwhile someone moves the branch on: the continued run still works on the commit its
+    // first attempt started from, recorded with its session.
+    const seed = path.join(bed.scratch, "seed");
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd,
+        encoding: "utf8",
+      }).trim();
+    const started = git(seed, "rev-parse", "HEAD");
+    expect(running.workspace).toEqual({ base: started, patch: "" });
+    await writeFile(path.join(seed, "README.md"), "# moved on\n");
+    git(seed, "commit", "--quiet", "--all", "-m", "moved on");
+    git(seed, "push", "--quiet", "origin", "HEAD:main");
     const run = await waitFor(id, ended);
+    expect(git(bed.origin, "rev-parse", `yoake/${id}^`)).toBe(started);
+    git(seed, "push", "--quiet", "--force", "origin", `${started}:main`);
+    expect(run.workspace).toBeUndefined();
     expect(run.result).toMatchObject({ status: "finished", branch: `yoake/${id}` });
     expect(run.attempts).toBeGreaterThan(1);
     expect(run.workers[0]).toBe(running.worker);
     expect(run.workers.at(-1)).not.toBe(running.worker);
     expect(bed.branchFile(`yoake/${id}`, "survivor.txt")).toBe("made for survivor.txt\n");
+    expect(bed.branchFile(`yoake/${id}`, "README.md")).toBe("# project\n");
     const { sessionStore, close } = await openFleetStores(url, { env: bed.env });
     try {
       const entries = await sessionStore.read(run.sessionId as string);

@@ -76,7 +76,10 @@ export interface RunRecord {
   attempts: number;
   permission?: PendingPermission;
   decision?: { callId: string; allow: boolean };
-  /** Where the run's working tree was when it last left a worker (paused, rate limited). */
+  /**
+   * Where the run's working tree was when it last left a worker (paused, rate limited), or the
+   * commit it started from; none once it ended.
+   */
   workspace?: SavedWorkspace;
   result?: RunOutcome;
   createdAt: Date;
@@ -159,11 +162,18 @@ export class RunTable {
     return rows[0] === undefined ? undefined : fromRow(rows[0]);
   }
 
-  async setSession(id: string, sessionId: string): Promise<void> {
-    await this.pool.query("UPDATE yoake_runs SET session_id = $2, updated_at = now() WHERE id = $1", [
-      id,
-      sessionId,
-    ]);
+  /**
+   * Records the run's session and, for a run on a repository, the commit its tree started from: a
+   * worker that continues the run after this one died starts from the same commit.
+   */
+  async setSession(id: string, sessionId: string, base?: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE yoake_runs SET session_id = $2, updated_at = now(),
+          workspace = CASE WHEN $3::text IS NULL THEN workspace
+                           ELSE COALESCE(workspace, jsonb_build_object('base', $3::text, 'patch', '')) END
+        WHERE id = $1`,
+      [id, sessionId, base ?? null],
+    );
   }
 
   async pause(id: string, permission: PendingPermission): Promise<void> {

@@ -8,7 +8,7 @@ import type { PendingPermission, RunOutcome, RunRecord, RunTable } from "../runs
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
-import { prepareWorkspace } from "./workspace.js";
+import { prepareWorkspace, type Workspace } from "./workspace.js";
 
 /** What executing a run came to: an end, a pause for approval, or a provider's limit to wait out. */
 export type Execution =
@@ -34,9 +34,10 @@ export interface ExecutorContext {
  * interrupted and goes on, so no call recorded as done runs again. The Pod's events are stored
  * in their stream-json form for followers, and what the attempt cost is added to the run's total.
  * A run that leaves the worker before its end (paused, rate limited) keeps its working tree in the
- * run's record first, and the worker that continues it starts from that tree. `podClosed` is
- * called once the Pod is closed, before the changes are committed and pushed (or kept): the worker
- * may start its next run meanwhile.
+ * run's record first, and the worker that continues it starts from that tree; a run continued
+ * after its worker died starts from the commit its first attempt did (recorded with its session).
+ * `podClosed` is called once the Pod is closed, before the changes are committed and pushed (or
+ * kept): the worker may start its next run meanwhile.
  */
 export async function executeRun(
   run: RunRecord,
@@ -45,7 +46,7 @@ export async function executeRun(
 ): Promise<Execution> {
   const workspace = await prepareWorkspace(run.spec, context.repositories, run.createdAt, run.workspace);
   try {
-    const ran = await runPod(run, context, workspace.dir);
+    const ran = await runPod(run, context, workspace);
     podClosed();
     if (ran.kind !== "ended") {
       const saved = await workspace.save();
@@ -64,13 +65,13 @@ export async function executeRun(
 }
 
 /** The Pod's part of a run: everything but the delivery of its changes. */
-async function runPod(run: RunRecord, context: ExecutorContext, cwd: string): Promise<Execution> {
+async function runPod(run: RunRecord, context: ExecutorContext, workspace: Workspace): Promise<Execution> {
   const overrides: ManifestLayerInput = {
     ...(run.spec.overrides as ManifestLayerInput | undefined),
     ...(run.spec.model !== undefined && { model: { ref: run.spec.model } }),
   };
   const pod = await Pod.create({
-    cwd,
+    cwd: workspace.dir,
     env: context.env,
     overrides,
     sessionStore: context.sessions,
@@ -93,7 +94,7 @@ async function runPod(run: RunRecord, context: ExecutorContext, cwd: string): Pr
     return context.runs.addCost(run.id, cost.costUsd);
   };
   try {
-    if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId);
+    if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId, workspace.base);
     let result = await start(pod, run);
     while (result.permissionRequest !== undefined) {
       const request = result.permissionRequest;

@@ -7,6 +7,8 @@ import type { RepositoryCache, RunTree } from "./repository-cache.js";
 /** The directory a run works in, and what to do with its changes at the end. */
 export interface Workspace {
   dir: string;
+  /** The commit the tree started from; none for a shared path. */
+  base?: string;
   /**
    * Commits every change on `yoake/<run id>` and pushes it to the repository (or returns the diff
    * when the run asked for a patch). Returns nothing when nothing changed.
@@ -64,7 +66,7 @@ export async function prepareWorkspace(
     );
     return { base: tree.commit, patch: patch ?? "" };
   };
-  return { dir: tree.dir, deliver, save, dispose: tree.dispose };
+  return { dir: tree.dir, base: tree.commit, deliver, save, dispose: tree.dispose };
 }
 
 /** A tree at the saved commit with the saved changes applied. */
