@@ -143,9 +143,13 @@ export class RunTable {
     return rows.map(fromRow);
   }
 
+  /** The latest runs, oldest first, without their kept working trees (a paused run's may be large). */
   async list(limit = 100): Promise<RunRecord[]> {
     const { rows } = await this.pool.query<RunRow>(
-      "SELECT * FROM (SELECT * FROM yoake_runs ORDER BY created_at DESC LIMIT $1) recent ORDER BY created_at",
+      `SELECT * FROM (SELECT id, state, spec, session_id, worker, workers, attempts, cost_usd, permission,
+                             decision, NULL AS workspace, result, created_at, updated_at
+                        FROM yoake_runs ORDER BY created_at DESC LIMIT $1) recent
+        ORDER BY created_at`,
       [limit],
     );
     return rows.map(fromRow);
