@@ -140,6 +140,34 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     });
 
   program
+    .command("patch")
+    .description("print the changes of a run submitted with --patch (for git apply)")
+    .argument("<run>", "the run id (or an unambiguous prefix)")
+    .option(dbOption, dbHelp)
+    .action(async (run: string, options: { db?: string }) => {
+      const { FleetClient } = await import("@yoake/fleet");
+      const client = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
+        FleetClient.connect(db(options.db)),
+      );
+      try {
+        const record = await client.run(run).catch((error: unknown) => {
+          throw new CliError((error as Error).message);
+        });
+        const patch = record.result?.patch;
+        if (patch === undefined)
+          throw new CliError(
+            ["finished", "failed", "cancelled"].includes(record.state)
+              ? `run ${record.id} kept no patch (submitted without --patch, or it changed nothing)`
+              : `run ${record.id} is ${record.state}: its patch is kept when it finishes`,
+          );
+        io.stdout.write(patch);
+        exit(ExitCode.ok);
+      } finally {
+        await client.close();
+      }
+    });
+
+  program
     .command("approve")
     .description("answer the tool call a paused run waits on; the run is queued again")
     .argument("<run>", "the run id (or an unambiguous prefix)")

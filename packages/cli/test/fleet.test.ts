@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type FleetClient, openFleetStores, type RunRecord } from "@yoake/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,6 +124,40 @@ describe("runs on a queue, executed by worker processes", () => {
 
     const listed = await runYoake(["runs", "--db", url], { cwd: bed.scratch, env: bed.env });
     expect(listed.stdout).toMatch(new RegExp(`^${id}  finished .* yoake/${id}$`, "m"));
+  }, 120_000);
+
+  it("keeps a --patch run's changes as a diff instead of a branch, and yoake patch prints it for git apply", async () => {
+    const submitted = await runYoake(
+      ["submit", "--db", url, "--repo", `file://${bed.origin}`, "--yes", "--patch", "create patched.txt"],
+      { cwd: bed.scratch, env: bed.env },
+    );
+    expect(submitted.exitCode).toBe(0);
+    const id = submitted.stdout.trim();
+    const run = await waitFor(id, ended);
+    expect(run.result).toMatchObject({ status: "finished", answer: "wrote patched.txt" });
+    expect(run.result?.branch).toBeUndefined();
+    expect(
+      execFileSync("git", ["branch", "--list", `yoake/${id}`], { cwd: bed.origin, encoding: "utf8" }),
+    ).toBe("");
+    const printed = await runYoake(["patch", id.slice(0, 12), "--db", url], {
+      cwd: bed.scratch,
+      env: bed.env,
+    });
+    expect(printed.exitCode).toBe(0);
+    expect(printed.stdout).toBe(run.result?.patch);
+    const clone = path.join(await mkdtemp(path.join(bed.scratch, "apply-")), "repo");
+    execFileSync("git", ["clone", "--quiet", `file://${bed.origin}`, clone], { stdio: "pipe" });
+    execFileSync("git", ["apply"], { cwd: clone, input: printed.stdout });
+    expect(await readFile(path.join(clone, "patched.txt"), "utf8")).toBe("made for patched.txt\n");
+
+    // A run that pushed a branch has no patch to print.
+    const [branchRun] = (await client.runs.list()).filter((listed) => listed.result?.branch !== undefined);
+    const none = await runYoake(["patch", branchRun?.id as string, "--db", url], {
+      cwd: bed.scratch,
+      env: bed.env,
+    });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/kept no patch \(submitted without --patch/);
   }, 120_000);
 
   it("pauses a run for approval, frees the worker, and resumes it on another worker on approve", async () => {
