@@ -7,6 +7,7 @@ import { describeSessionStoreContract } from "../../pod/test/support/session-sto
 import { testConfig, testKey } from "../../pod/test/support/session-test-config.js";
 import { FleetDatabase } from "../src/database/fleet-database.js";
 import { MIGRATIONS } from "../src/database/migrations.js";
+import { RunTable } from "../src/runs/run-record.js";
 import { PostgresSessionStore } from "../src/sessions/postgres-session-store.js";
 import { type PostgresCluster, startPostgres } from "./support/postgres-cluster.js";
 
@@ -58,6 +59,31 @@ describe("PostgresSessionStore", () => {
     await expect(again.ready()).rejects.toThrow(/newer than this yoake knows/);
     await again.close();
     await store.close();
+  });
+
+  it("migrates a database an older yoake made, one step at a time, keeping what it holds", async () => {
+    const database = await freshDatabase();
+    // The schema as the release with four steps left it, with a run in it.
+    await database.pool.query(
+      "CREATE TABLE yoake_schema_versions (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    for (const [i, step] of MIGRATIONS.slice(0, 4).entries()) {
+      await database.pool.query(step);
+      await database.pool.query("INSERT INTO yoake_schema_versions (version) VALUES ($1)", [i + 1]);
+    }
+    const id = "00000000-0000-4000-8000-000000000001";
+    await database.pool.query("INSERT INTO yoake_runs (id, state, spec) VALUES ($1, 'queued', $2)", [
+      id,
+      { repo: "file:///r.git", prompt: "p" },
+    ]);
+    expect(await database.schemaVersion()).toBe(4);
+
+    await database.ready();
+    expect(await database.schemaVersion()).toBe(MIGRATIONS.length);
+    const run = await new RunTable(database.pool).get(id);
+    expect(run).toMatchObject({ id, state: "queued", spec: { repo: "file:///r.git", prompt: "p" } });
+    expect(run?.workspace).toBeUndefined();
+    await database.close();
   });
 
   it("refuses a stale writer: one whose lease was taken, and one whose head moved", async () => {
