@@ -130,7 +130,8 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
           const detail =
             run.state === "paused"
               ? `waits on ${run.permission?.tool} call ${run.permission?.callId}`
-              : (run.result?.branch ?? run.result?.error ?? "");
+              : (run.result?.branch ??
+                (run.result?.patch !== undefined ? "a patch: yoake patch <run>" : (run.result?.error ?? "")));
           io.stdout.write(`${run.id}  ${run.state.padEnd(9)} ${run.createdAt.toISOString()}  ${detail}\n`);
         }
         exit(ExitCode.ok);

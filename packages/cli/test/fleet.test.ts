@@ -145,14 +145,21 @@ describe("runs on a queue, executed by worker processes", () => {
     });
     expect(printed.exitCode).toBe(0);
     expect(printed.stdout).toBe(run.result?.patch);
+    const listed = await runYoake(["runs", "--db", url], { cwd: bed.scratch, env: bed.env });
+    expect(listed.stdout).toMatch(new RegExp(`^${id}  finished .* a patch: yoake patch <run>$`, "m"));
     const clone = path.join(await mkdtemp(path.join(bed.scratch, "apply-")), "repo");
     execFileSync("git", ["clone", "--quiet", `file://${bed.origin}`, clone], { stdio: "pipe" });
     execFileSync("git", ["apply"], { cwd: clone, input: printed.stdout });
     expect(await readFile(path.join(clone, "patched.txt"), "utf8")).toBe("made for patched.txt\n");
 
     // A run that pushed a branch has no patch to print.
-    const [branchRun] = (await client.runs.list()).filter((listed) => listed.result?.branch !== undefined);
-    const none = await runYoake(["patch", branchRun?.id as string, "--db", url], {
+    const branchRun = await client.submit({
+      repo: `file://${bed.origin}`,
+      prompt: "create branched.txt",
+      overrides: { tools: { approve: [] } },
+    });
+    expect((await waitFor(branchRun, ended)).result?.branch).toBe(`yoake/${branchRun}`);
+    const none = await runYoake(["patch", branchRun, "--db", url], {
       cwd: bed.scratch,
       env: bed.env,
     });
