@@ -240,6 +240,58 @@ describe("runs on a queue, executed by worker processes", () => {
     expect(run.workspace).toBeUndefined();
   }, 120_000);
 
+  it("hands a run over when its worker is stopped mid-run: the worker exits, the next continues with what it wrote", async () => {
+    // A fleet of its own: one worker, stopped while the run's second request hangs at the provider.
+    const { url: ownUrl, client: own } = await bed.database("handover");
+    const prompt = "create handed-over.txt";
+    bed.replies.set(prompt, [
+      {
+        blocks: [
+          {
+            type: "tool_call",
+            id: "toolu_before_stop",
+            name: "write_file",
+            arguments: { path: "before-stop.txt", content: "written before the stop\n" },
+          },
+        ],
+        usage: TURN_USAGE,
+      },
+      { fault: "stall" },
+    ]);
+    const first = bed.startWorker(ownUrl);
+    const id = await own.submit({
+      repo: `file://${bed.origin}`,
+      prompt,
+      overrides: { tools: { approve: [] } },
+    });
+    for (;;) {
+      const asked = bed.provider.requests.filter((request) => userTexts(request.body)[0] === prompt);
+      if (asked.length >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await bed.stopWorker(first);
+    const handed = await own.runs.get(id);
+    expect(handed).toMatchObject({ state: "queued", attempts: 1 });
+    expect(handed?.worker).toBeUndefined();
+    expect(handed?.workspace?.patch).toContain("+written before the stop");
+
+    bed.startWorker(ownUrl);
+    const run = await waitForRun(own, id, ended);
+    expect(run.result).toMatchObject({ status: "finished", branch: `yoake/${id}` });
+    expect(run.attempts).toBe(2);
+    expect(bed.branchFile(`yoake/${id}`, "before-stop.txt")).toBe("written before the stop\n");
+    const { sessionStore, close } = await openFleetStores(ownUrl, { env: bed.env });
+    try {
+      const types = (await sessionStore.read(run.sessionId as string)).map((entry) => entry.type);
+      // One prompt, the stop left no end in the log, the next worker resumed it.
+      expect(types.filter((type) => type === "user_input")).toHaveLength(1);
+      expect(types.filter((type) => type === "run_end")).toHaveLength(1);
+      expect(types).toContain("resumed");
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
   it("finishes a run whose worker was SIGKILLed mid-run on another worker, from the stored session", async () => {
     bed.replies.set("create survivor.txt", [{ fault: "stall" }]);
     const id = await client.submit({

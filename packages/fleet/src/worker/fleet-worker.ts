@@ -5,6 +5,7 @@ import { listenFor } from "../database/notifications.js";
 import { RUN_QUEUE, RUNS_QUEUED_CHANNEL, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
+import { Handover } from "./handover.js";
 import { ProviderSlots } from "./provider-slots.js";
 import { RepositoryCache } from "./repository-cache.js";
 import { executeRun } from "./run-executor.js";
@@ -30,7 +31,10 @@ export interface FleetWorkerOptions {
 
 export interface FleetWorker {
   readonly id: string;
-  /** Stops taking runs, waits for the ones going on, and disconnects. */
+  /**
+   * Stops taking runs, hands the runs whose Pod is going over to the queue (ended where they are,
+   * their trees kept: the next worker continues them), waits for the ones delivering, disconnects.
+   */
   stop(): Promise<void>;
 }
 
@@ -76,7 +80,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     await runs.requeue(runId, id);
   };
 
-  const handle = async (runId: string, podClosed: () => void): Promise<void> => {
+  const handle = async (runId: string, podClosed: () => void, handover: Handover): Promise<void> => {
     const run = await runs.claim(runId, id);
     if (run === undefined) return; // finished, paused or cancelled meanwhile
     const provider = run.spec.model?.split("/")[0] ?? "default";
@@ -93,12 +97,20 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     };
     try {
       log(`run ${runId}: started (attempt ${run.attempts})`);
-      const execution = await executeRun(run, context, () => {
-        void releaseSlot();
-        podClosed();
-      });
+      const execution = await executeRun(
+        run,
+        context,
+        () => {
+          void releaseSlot();
+          podClosed();
+        },
+        handover,
+      );
       if (execution.kind === "paused") log(`run ${runId}: paused for approval`);
-      else if (execution.kind === "rate_limited") {
+      else if (execution.kind === "stopped") {
+        await requeue(runId, run.spec.timeoutSeconds, 0);
+        log(`run ${runId}: handed over (this worker stops)`);
+      } else if (execution.kind === "rate_limited") {
         await requeue(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
         log(`run ${runId}: rate limited, again in ${execution.retryAfterSeconds} s`);
       } else {
@@ -129,15 +141,22 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   let stopping = false;
   const queued = await listenFor(options.url, RUNS_QUEUED_CHANNEL);
   const fetches = new Set<Promise<unknown>>();
-  /** Jobs taken and not yet completed: whether the run's Pod is still going, and the whole job. */
-  const active = new Map<string, { job: PgBoss.Job<RunJob>; podOpen: boolean; done: Promise<void> }>();
+  /**
+   * Jobs taken and not yet completed: whether the run's Pod is still going, how to hand it over
+   * when the worker stops, and the whole job.
+   */
+  const active = new Map<
+    string,
+    { job: PgBoss.Job<RunJob>; podOpen: boolean; handover: Handover; done: Promise<void> }
+  >();
   const runJob = (job: PgBoss.Job<RunJob>, podClosed: () => void): Promise<void> => {
     const closePod = () => {
       const entry = active.get(job.id);
       if (entry !== undefined) entry.podOpen = false;
       podClosed();
     };
-    const done = handle(job.data.runId, closePod)
+    const handover = new Handover(stores.sessionStore);
+    const done = handle(job.data.runId, closePod, handover)
       .then(
         () => queue.boss.complete(RUN_QUEUE, job.id),
         (error: Error) => queue.boss.fail(RUN_QUEUE, job.id, { message: error.message }),
@@ -150,7 +169,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         closePod();
         active.delete(job.id);
       });
-    active.set(job.id, { job, podOpen: true, done });
+    active.set(job.id, { job, podOpen: true, handover, done });
     return done;
   };
   const lane = async (): Promise<void> => {
@@ -192,12 +211,10 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       stopping = true;
       await queued.close();
       await Promise.all([...fetches]);
-      // A run whose changes are being pushed ends first. A run whose Pod is still going is given
-      // back to the queue at once (its session lease then decides when another worker continues).
-      const taken = [...active.values()];
-      for (const { job } of taken.filter((entry) => entry.podOpen))
-        await queue.boss.fail(RUN_QUEUE, job.id, { message: "its worker stopped" }).catch(() => undefined);
-      await Promise.all(taken.filter((entry) => !entry.podOpen).map((entry) => entry.done));
+      // A run whose changes are being pushed ends first. A run whose Pod is still going is ended
+      // where it is and queued again at once, its tree kept: the next worker continues it.
+      for (const entry of active.values()) if (entry.podOpen) entry.handover.stop();
+      await Promise.all([...active.values()].map((entry) => entry.done));
       await queue.close();
       await slots.close();
       await repositories.close();

@@ -6,6 +6,7 @@ import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
 import { RunEventWriter } from "../runs/run-events.js";
 import type { PendingPermission, RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
+import { Handover } from "./handover.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
 import { prepareWorkspace, type Workspace } from "./workspace.js";
@@ -14,7 +15,9 @@ import { prepareWorkspace, type Workspace } from "./workspace.js";
 export type Execution =
   | { kind: "ended"; outcome: RunOutcome }
   | { kind: "paused"; permission: PendingPermission }
-  | { kind: "rate_limited"; retryAfterSeconds: number };
+  | { kind: "rate_limited"; retryAfterSeconds: number }
+  /** The worker stops: the run was ended where it was, for the next worker to continue. */
+  | { kind: "stopped" };
 
 export interface ExecutorContext {
   pool: pg.Pool;
@@ -37,16 +40,18 @@ export interface ExecutorContext {
  * run's record first, and the worker that continues it starts from that tree; a run continued
  * after its worker died starts from the commit its first attempt did (recorded with its session).
  * `podClosed` is called once the Pod is closed, before the changes are committed and pushed (or
- * kept): the worker may start its next run meanwhile.
+ * kept): the worker may start its next run meanwhile. `handover.stop()` ends the run where it is
+ * (the worker stops); its tree is kept as for a pause.
  */
 export async function executeRun(
   run: RunRecord,
   context: ExecutorContext,
   podClosed: () => void = () => undefined,
+  handover: Handover = new Handover(context.sessions),
 ): Promise<Execution> {
   const workspace = await prepareWorkspace(run.spec, context.repositories, run.createdAt, run.workspace);
   try {
-    const ran = await runPod(run, context, workspace);
+    const ran = await runPod(run, context, workspace, handover);
     podClosed();
     if (ran.kind !== "ended") {
       const saved = await workspace.save();
@@ -65,7 +70,12 @@ export async function executeRun(
 }
 
 /** The Pod's part of a run: everything but the delivery of its changes. */
-async function runPod(run: RunRecord, context: ExecutorContext, workspace: Workspace): Promise<Execution> {
+async function runPod(
+  run: RunRecord,
+  context: ExecutorContext,
+  workspace: Workspace,
+  handover: Handover,
+): Promise<Execution> {
   const overrides: ManifestLayerInput = {
     ...(run.spec.overrides as ManifestLayerInput | undefined),
     ...(run.spec.model !== undefined && { model: { ref: run.spec.model } }),
@@ -74,10 +84,11 @@ async function runPod(run: RunRecord, context: ExecutorContext, workspace: Works
     cwd: workspace.dir,
     env: context.env,
     overrides,
-    sessionStore: context.sessions,
+    sessionStore: handover.store,
     blobStore: context.blobs,
     session: run.sessionId ?? "new",
   });
+  handover.attach(pod);
   // A run stores events only after its session is recorded: one without a session has none yet.
   const events = await RunEventWriter.open(context.pool, run.id, run.sessionId === undefined);
   const cost = new RunCostMeter(pod.manifest.model);
@@ -95,27 +106,26 @@ async function runPod(run: RunRecord, context: ExecutorContext, workspace: Works
   };
   try {
     if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId, workspace.base);
-    let result = await start(pod, run);
-    while (result.permissionRequest !== undefined) {
-      const request = result.permissionRequest;
-      if (run.decision?.callId !== request.callId) {
-        // Stored before the state says paused: a follower reading `paused` has every event.
-        await settle();
-        return {
-          kind: "paused",
-          permission: {
-            callId: request.callId,
-            tool: request.tool,
-            ...(request.preview?.ok === true && { summary: request.preview.diff.slice(0, 4000) }),
-          },
-        };
-      }
-      result = await pod.respond(
-        request.id,
-        run.decision.allow ? "allow_once" : { deny: "denied by the approver" },
-      );
-    }
+    // A stop (the worker's) ends the run where it is: a failure it caused is not the run's.
+    const result = handover.stopped
+      ? undefined
+      : await converse(pod, run).catch((error: unknown) => {
+          if (handover.stopped) return undefined;
+          throw error;
+        });
+    // Stored before the state says paused (or anything else): a follower then has every event.
     const totalCost = await settle();
+    if (result === undefined || handover.stopped) return { kind: "stopped" };
+    const request = result.permissionRequest;
+    if (request !== undefined)
+      return {
+        kind: "paused",
+        permission: {
+          callId: request.callId,
+          tool: request.tool,
+          ...(request.preview?.ok === true && { summary: request.preview.diff.slice(0, 4000) }),
+        },
+      };
     const retryAfter = rateLimitDelay(result);
     if (retryAfter !== undefined) return { kind: "rate_limited", retryAfterSeconds: retryAfter };
     const model = pod.manifest.model.ref ?? `${pod.manifest.model.scheme}/${pod.manifest.model.id}`;
@@ -130,13 +140,31 @@ async function runPod(run: RunRecord, context: ExecutorContext, workspace: Works
     };
   } finally {
     stopListening();
-    await pod.close();
+    // A handed-over run's log is closed already: what the Pod would still write there is refused.
+    await pod.close().catch((error: unknown) => {
+      if (!handover.stopped) throw error;
+    });
   }
+}
+
+/**
+ * Starts or continues the run, and answers the approval its record holds (the one it paused on);
+ * returns at the end or at a request no one has answered yet.
+ */
+async function converse(pod: Pod, run: RunRecord): Promise<PodRunResult> {
+  let result = await start(pod, run);
+  while (result.permissionRequest !== undefined && run.decision?.callId === result.permissionRequest.callId)
+    result = await pod.respond(
+      result.permissionRequest.id,
+      run.decision.allow ? "allow_once" : { deny: "denied by the approver" },
+    );
+  return result;
 }
 
 /** A new run sends its prompt; a continued one resumes where its log stopped. */
 async function start(pod: Pod, run: RunRecord): Promise<PodRunResult> {
-  if (pod.restored === undefined) return pod.run(run.spec.prompt);
+  // A new run sends its prompt, as does one whose first attempt ended before the prompt was logged.
+  if (pod.restored === undefined || pod.history.length === 0) return pod.run(run.spec.prompt);
   try {
     return await pod.resume();
   } catch (error) {
