@@ -1,6 +1,6 @@
 import type { FleetClient, RunRecord } from "@yoake/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ended, type FleetBed, startFleetBed, TURN_USAGE, waitForRun } from "./support/fleet-bed.js";
+import { ended, type FleetBed, startFleetBed, waitForRun, writeFileReply } from "./support/fleet-bed.js";
 
 /**
  * Provider limits across the fleet: the per-provider concurrency limit holds between worker
@@ -114,17 +114,7 @@ describe("provider limits across the fleet", () => {
     const { url, client } = await bed.database("rate_limited_tree");
     const prompt = "create after-limit.txt";
     bed.replies.set(prompt, [
-      {
-        blocks: [
-          {
-            type: "tool_call",
-            id: "toolu_before_limit",
-            name: "write_file",
-            arguments: { path: "before-limit.txt", content: "written before the limit\n" },
-          },
-        ],
-        usage: TURN_USAGE,
-      },
+      writeFileReply("toolu_before_limit", "before-limit.txt", "written before the limit\n"),
       tooMany({ "retry-after-ms": "20" }),
       tooMany({ "retry-after-ms": "20" }),
       tooMany({ "retry-after": "1" }),

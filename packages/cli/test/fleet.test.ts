@@ -5,7 +5,7 @@ import path from "node:path";
 import { type FleetClient, openFleetStores, type RunRecord } from "@yoake/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runYoake, userTexts } from "./cli-test-kit.js";
-import { ended, type FleetBed, startFleetBed, TURN_USAGE, waitForRun } from "./support/fleet-bed.js";
+import { ended, type FleetBed, startFleetBed, waitForRun, writeFileReply } from "./support/fleet-bed.js";
 
 let bed: FleetBed;
 let url: string;
@@ -205,18 +205,10 @@ describe("runs on a queue, executed by worker processes", () => {
 
   it("continues a paused run from its working tree as it was: what it wrote before each pause is on its branch", async () => {
     const prompt = "create second.txt";
-    const write = (callId: string, name: string) => ({
-      blocks: [
-        {
-          type: "tool_call" as const,
-          id: callId,
-          name: "write_file",
-          arguments: { path: name, content: `made for ${name}\n` },
-        },
-      ],
-      usage: TURN_USAGE,
-    });
-    bed.replies.set(prompt, [write("toolu_pause_1", "first.txt"), write("toolu_pause_2", "second.txt")]);
+    bed.replies.set(prompt, [
+      writeFileReply("toolu_pause_1", "first.txt"),
+      writeFileReply("toolu_pause_2", "second.txt"),
+    ]);
     const id = await client.submit({ repo: `file://${bed.origin}`, prompt });
     for (const callId of ["toolu_pause_1", "toolu_pause_2"]) {
       const paused = await waitFor(id, (run) => run.permission?.callId === callId || ended(run));
@@ -245,17 +237,7 @@ describe("runs on a queue, executed by worker processes", () => {
     const { url: ownUrl, client: own } = await bed.database("handover");
     const prompt = "create handed-over.txt";
     bed.replies.set(prompt, [
-      {
-        blocks: [
-          {
-            type: "tool_call",
-            id: "toolu_before_stop",
-            name: "write_file",
-            arguments: { path: "before-stop.txt", content: "written before the stop\n" },
-          },
-        ],
-        usage: TURN_USAGE,
-      },
+      writeFileReply("toolu_before_stop", "before-stop.txt", "written before the stop\n"),
       { fault: "stall" },
     ]);
     const first = bed.startWorker(ownUrl);

@@ -14,6 +14,14 @@ const BIN = fileURLToPath(new URL("../../bin/yoake.js", import.meta.url));
 /** Usage the mock reports for every response, so runs have a cost. */
 export const TURN_USAGE = { inputTokens: 1000, outputTokens: 100 };
 
+/** The model's reply that writes `content` to `path` (one `write_file` call with id `callId`). */
+export function writeFileReply(callId: string, path: string, content = `made for ${path}\n`) {
+  return {
+    blocks: [{ type: "tool_call" as const, id: callId, name: "write_file", arguments: { path, content } }],
+    usage: TURN_USAGE,
+  };
+}
+
 /**
  * A fleet for tests: its own PostgreSQL cluster, a bare repository (`origin`, one README on
  * `main`) and the mock provider playing a model that writes the file its prompt names ("create
@@ -110,17 +118,7 @@ export async function startFleetBed(): Promise<FleetBed> {
     const name = /create (\S+)/.exec(prompt)?.[1] ?? "unnamed.txt";
     if (answered) return { blocks: [{ type: "text", text: `wrote ${name}` }], usage: TURN_USAGE };
     toolCalls += 1;
-    return {
-      blocks: [
-        {
-          type: "tool_call",
-          id: `toolu_${toolCalls}`,
-          name: "write_file",
-          arguments: { path: name, content: `made for ${name}\n` },
-        },
-      ],
-      usage: TURN_USAGE,
-    };
+    return writeFileReply(`toolu_${toolCalls}`, name);
   });
   const seed = path.join(scratch, "seed");
   const git = (cwd: string, ...args: string[]) =>
