@@ -11,7 +11,10 @@ import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
 import { prepareWorkspace, type Workspace } from "./workspace.js";
 
-/** What executing a run came to: an end, a pause for approval, or a provider's limit to wait out. */
+/**
+ * What executing a run came to: an end, a pause for approval, a provider's limit to wait out, or
+ * a handover to the next worker (this one stops).
+ */
 export type Execution =
   | { kind: "ended"; outcome: RunOutcome }
   | { kind: "paused"; permission: PendingPermission }
@@ -36,12 +39,11 @@ export interface ExecutorContext {
  * gets the stored answer; after a crashed worker the restored Pod answers the unanswered calls as
  * interrupted and goes on, so no call recorded as done runs again. The Pod's events are stored
  * in their stream-json form for followers, and what the attempt cost is added to the run's total.
- * A run that leaves the worker before its end (paused, rate limited) keeps its working tree in the
+ * A run that leaves the worker before its end (paused, rate limited, stopped) keeps its tree in the
  * run's record first, and the worker that continues it starts from that tree; a run continued
  * after its worker died starts from the commit its first attempt did (recorded with its session).
  * `podClosed` is called once the Pod is closed, before the changes are committed and pushed (or
- * kept): the worker may start its next run meanwhile. `handover.stop()` ends the run where it is
- * (the worker stops); its tree is kept as for a pause.
+ * kept): the worker may start its next run meanwhile. `handover.stop()` ends the run where it is.
  */
 export async function executeRun(
   run: RunRecord,
@@ -161,9 +163,11 @@ async function converse(pod: Pod, run: RunRecord): Promise<PodRunResult> {
   return result;
 }
 
-/** A new run sends its prompt; a continued one resumes where its log stopped. */
+/**
+ * A new run sends its prompt (as does one whose first attempt ended before its prompt was logged);
+ * a continued one resumes where its log stopped.
+ */
 async function start(pod: Pod, run: RunRecord): Promise<PodRunResult> {
-  // A new run sends its prompt, as does one whose first attempt ended before the prompt was logged.
   if (pod.restored === undefined || pod.history.length === 0) return pod.run(run.spec.prompt);
   try {
     return await pod.resume();
