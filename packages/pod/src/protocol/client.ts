@@ -14,6 +14,7 @@ import {
   type RequestId,
   type ResultOf,
 } from "./messages.js";
+import { checkPrivateSocket } from "./socket-path.js";
 import type { WireEvent, WireEventName, WireEventOf } from "./wire-events.js";
 
 export interface PodClientOptions {
@@ -233,8 +234,16 @@ export class PodClient {
   }
 }
 
-/** Connects to the Pod listening on `socketPath` (see `podSocketPath`) and says hello. */
+/**
+ * Connects to the Pod listening on `socketPath` (see `podSocketPath`) and says hello. A socket that
+ * is not this user's own, in a private directory, is refused before a byte is sent
+ * (`checkPrivateSocket`).
+ */
 export async function connectPod(socketPath: string, options: PodClientOptions = {}): Promise<PodClient> {
+  await checkPrivateSocket(socketPath).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") throw new Error(`no Pod is listening on ${socketPath}`, { cause: error });
+    throw error;
+  });
   const socket = connect(socketPath);
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", resolve);
