@@ -11,7 +11,9 @@ export interface ConfinementOptions {
   network: boolean;
   /**
    * Directories hidden behind an empty tmpfs: where Unix sockets of the user's session live (the
-   * Pod's own protocol socket among them). A read-only mount does not stop `connect()` on a socket.
+   * Pod's own protocol socket among them), and what the embedder hides (`PodOptions.shellHide`).
+   * A read-only mount does not stop `connect()` on a socket. A writable scope directory inside a
+   * hidden one (a fleet run's tree in the hidden cache) is bound again on top of the tmpfs, alone.
    */
   hide: readonly string[];
 }
@@ -120,6 +122,10 @@ export async function compileBubblewrapArgs(
     "ALL",
   ];
   for (const mount of unique) args.push(...mountArgs(mount));
+  // An empty tmpfs is made read-only only once everything inside it is bound: bubblewrap creates
+  // the mount points of a directory bound inside it (a writable tree under a hidden one) first.
+  for (const mount of unique)
+    if (mount.kind === "mask" && mount.isDirectory) args.push("--remount-ro", mount.path);
   const canonicalCwd = (await canonicalize(path.resolve(root, cwd))).real;
   args.push("--chdir", canonicalCwd);
   return args;
@@ -160,7 +166,7 @@ function mountArgs(mount: Mount): string[] {
       return ["--ro-bind", mount.path, mount.path];
     case "mask":
       return mount.isDirectory
-        ? ["--perms", "0555", "--tmpfs", mount.path, "--remount-ro", mount.path]
+        ? ["--perms", "0555", "--tmpfs", mount.path]
         : ["--ro-bind", "/dev/null", mount.path];
   }
 }
