@@ -130,16 +130,22 @@ describe("compileBubblewrapArgs", () => {
     mkdirSync(path.join(cache, "other.git"));
     writeFileSync(path.join(cache, "other.git", "HEAD"), "ref: refs/heads/main\n");
     writeFileSync(path.join(tree, "README.md"), "# tree\n");
-    const args = await compileBubblewrapArgs({ root: tree, allow: [rule(".", "write")], deny: [] }, ".", {
-      network: false,
-      hide: [home, cache],
-    });
+    // The object store the tree borrows, which the scope lets it read.
+    const objects = path.join(cache, "borrowed.git", "objects");
+    mkdirSync(path.join(objects, "ab"), { recursive: true });
+    writeFileSync(path.join(objects, "ab", "cdef"), "object\n");
+    const args = await compileBubblewrapArgs(
+      { root: tree, allow: [rule(".", "write"), rule(objects, "read")], deny: [] },
+      ".",
+      { network: false, hide: [home, cache] },
+    );
     expect(mounts(args)).toEqual([
       "--ro-bind /",
       "--tmpfs /tmp",
       "--tmpfs /run",
       `--tmpfs ${home}`,
       `--tmpfs ${cache}`,
+      `--ro-bind ${objects}`,
       `--bind ${tree}`,
       `--ro-bind ${tree}/.git`,
     ]);
@@ -153,7 +159,9 @@ describe("compileBubblewrapArgs", () => {
       "cat README.md",
       "echo made > made.txt && echo wrote",
       `cat ${home}/.ssh/id_ed25519 || echo no-key`,
-      `ls -A ${cache}`,
+      `echo $(ls -A ${cache})`,
+      `cat ${objects}/ab/cdef`,
+      `touch ${objects}/planted || echo objects-read-only`,
       `touch ${home}/planted || echo home-read-only`,
       "touch .git/planted || echo git-read-only",
     ].join("\n");
@@ -164,7 +172,9 @@ describe("compileBubblewrapArgs", () => {
       "# tree",
       "wrote",
       "no-key",
-      "runs",
+      "borrowed.git runs",
+      "object",
+      "objects-read-only",
       "home-read-only",
       "git-read-only",
       "",
