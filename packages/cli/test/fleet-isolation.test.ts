@@ -380,11 +380,22 @@ describe("what a submitter, or whoever writes the database, can ask of a worker"
     bed.env.YOAKE_WORKER_ALLOW_PATHS = path.dirname(shared("by-variable"));
     workers.push(bed.startWorker(url, "--allow-path", path.dirname(shared("by-option"))));
     delete bed.env.YOAKE_WORKER_ALLOW_PATHS;
+    // Beside each shared path, inside the directory the worker serves: another one, out of sight.
     for (const name of ["by-option", "by-variable"]) {
+      const sibling = path.join(path.dirname(shared(name)), "sibling", "notes.txt");
+      await mkdir(path.dirname(sibling));
+      await writeFile(sibling, `${MARK}-sibling\n`);
+      const prompt = `create ${name}.txt`;
+      bed.replies.set(prompt, [
+        bashReply(`toolu_sibling_${name}`, attemptScript(readAttempts({ sibling }), ["cat README.md"])),
+        writeFileReply(`toolu_write_${name}`, `${name}.txt`),
+      ]);
       const id = await submit(shared(name), url);
       const run = await waitForRun(own, id, ended);
       expect(run.result).toMatchObject({ status: "finished", branch: `yoake/${id}` });
       expect(git(shared(name), "show", `yoake/${id}:${name}.txt`)).toBe(`made for ${name}.txt\n`);
+      const tally = tallyAttempts(toolResults(prompt));
+      expect(tally).toMatchObject({ attempts: 15, leaks: 0, controlsFailed: [] });
     }
     const outside = await waitForRun(own, await submit(shared("not-allowed"), url), ended);
     expect(outside.result?.error).toMatch(/outside the directories this worker serves \(--allow-path\)/);
