@@ -1,4 +1,3 @@
-import type { ChildProcess } from "node:child_process";
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -43,7 +42,6 @@ let cacheRoot: string;
 let sessionKey: string;
 let hookEnvDir: string;
 let secretOrigin: string;
-const workers: ChildProcess[] = [];
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
@@ -107,7 +105,7 @@ beforeAll(async () => {
   );
   secretOrigin = path.join(bed.scratch, "secret.git");
   await makeRepository(secretOrigin, { "secret.txt": `${MARK}-mirror\n` }, true);
-  workers.push(bed.startWorker(socketUrl, "--concurrency", "2"));
+  bed.startWorker(socketUrl, "--concurrency", "2");
 }, 120_000);
 
 afterAll(async () => {
@@ -378,7 +376,7 @@ describe("what a submitter, or whoever writes the database, can ask of a worker"
     // A worker of its own that serves two directories, one by option, one by variable.
     const { url, client: own } = await bed.database("paths");
     bed.env.YOAKE_WORKER_ALLOW_PATHS = path.dirname(shared("by-variable"));
-    workers.push(bed.startWorker(url, "--allow-path", path.dirname(shared("by-option"))));
+    bed.startWorker(url, "--allow-path", path.dirname(shared("by-option")));
     delete bed.env.YOAKE_WORKER_ALLOW_PATHS;
     // Beside each shared path, inside the directory the worker serves: another one, out of sight.
     for (const name of ["by-option", "by-variable"]) {
