@@ -5,7 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { contentOf, initialize, killEditors, startEditor, updatesOf } from "./acp-editor.js";
+import { choose, contentOf, initialize, killEditors, startEditor, updatesOf } from "./acp-editor.js";
 import { headlessFixture } from "./cli-test-kit.js";
 import { foreignControls, HOSTILE_TEXT, setClipboard, setTitle } from "./screen-bytes.js";
 
@@ -76,6 +76,38 @@ describe("yoake acp and untrusted bytes", () => {
     const unknown = toolCallText(live, "toolu_glob");
     expect(foreignControls(unknown)).toEqual([]);
     expect(unknown).toContain("glob␛]0;NAME␇");
+
+    // An edit asks first: its diff preview holds what the model would write.
+    f.provider.enqueue(
+      { blocks: [{ type: "tool_call", id: "toolu_a", name: "read_file", arguments: { path: "src/a.txt" } }] },
+      {
+        blocks: [
+          {
+            type: "tool_call",
+            id: "toolu_edit",
+            name: "edit_file",
+            arguments: {
+              path: "src/a.txt",
+              old_string: "alpha",
+              new_string: `beta ${setTitle("EDIT-TITLE")}`,
+            },
+          },
+        ],
+      },
+      { blocks: [{ type: "text", text: "Edited." }] },
+    );
+    editor.answerPermissions(choose("allow_once"));
+    const edit = await editor.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "edit it" }],
+    });
+    expect(edit.stopReason).toBe("end_turn");
+    const preview = editor.permissionRequests[0]?.toolCall.content?.[0];
+    const previewText =
+      preview?.type === "content" && preview.content.type === "text" ? preview.content.text : "";
+    expect(previewText).toContain("+beta ␛]0;EDIT-TITLE␇");
+    expect(foreignControls(previewText)).toEqual([]);
+    expect(contentOf(updatesOf(editor, sessionId), "toolu_edit")).toContain("+beta ␛]0;EDIT-TITLE␇");
 
     // The session replayed for an editor that opens it again.
     expect(await editor.close()).toBe(0);
