@@ -101,12 +101,30 @@ describe.skipIf(!hasTmux)("untrusted bytes on the terminal UI's screen", () => {
           },
         ],
       },
+      {
+        blocks: [
+          {
+            type: "tool_call",
+            id: "toolu_plan",
+            name: "todo_write",
+            arguments: {
+              goal: `goal ${setTitle("PLAN-TITLE")}`,
+              items: [{ content: `step ${hidden("PLAN-HIDDEN")}`, status: "in_progress" }],
+            },
+          },
+        ],
+      },
       { blocks: [{ type: "text", text: `All done.\n${WIDTH_LINE}` }] },
     );
     const raw = path.join(base, "first.raw");
     await startRecorded(raw);
     await ready();
     const title = screen.title();
+    // The `@` picker lists the repository's files by name.
+    screen.type("@notes");
+    await screen.waitFor(`notes-␛]52;c;${CLIPBOARD_PAYLOAD}␛\\.txt`);
+    screen.press("Escape");
+    screen.press("C-u");
     screen.type("look around");
     screen.press("Enter");
 
@@ -129,6 +147,9 @@ describe.skipIf(!hasTmux)("untrusted bytes on the terminal UI's screen", () => {
     expect(shown).toContain("safe␍rm -rf ~ ␛[8mHIDDEN-TEXT␛[0m");
     expect(shown).toContain("bidi ⟨U+202E⟩evil⟨U+202C⟩ ⟨U+2066⟩iso⟨U+2069⟩");
     expect(shown).toContain("日本語 😀 the end ␛");
+    // The plan the model wrote, above the input.
+    expect(shown).toContain("Plan: goal ␛]0;PLAN-TITLE␇");
+    expect(shown).toContain("▶ step ␛[8mPLAN-HIDDEN␛[0m");
     // The file name on the glob card, the edit's result diff.
     expect(shown).toContain(`| notes-␛]52;c;${CLIPBOARD_PAYLOAD}␛\\.txt`);
     expect(shown).toContain("+diff-line ␛]0;DIFF-TITLE␇ ␛[8mDIFF-HIDDEN␛[0m ␛]52;c;");
