@@ -8,6 +8,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { ImagePart, Item } from "@yoake/llm-worker";
 import type { Alert, PermissionDecision, PermissionRequest, Pod, PodRunResult, Segment } from "@yoake/pod";
+import { screenText } from "../screen-text.js";
 import { replayUpdates } from "./history-replay.js";
 import { PERMISSION_OPTIONS, permissionDecision, permissionToolCall } from "./permission.js";
 import { promptImages, promptSegments } from "./prompt-segments.js";
@@ -173,12 +174,12 @@ export class AcpSession {
     return {
       update,
       alert: (alert: Alert) => {
-        if (alert.level !== "info") log(`yoake acp: ${alert.level}: ${alert.message}\n`);
+        if (alert.level !== "info") log(`yoake acp: ${alert.level}: ${screenText(alert.message)}\n`);
         if (notices)
           update({
             sessionUpdate: "notice",
             severity: alert.level === "warn" ? "warning" : alert.level,
-            title: alert.message,
+            title: screenText(alert.message),
           });
       },
     };

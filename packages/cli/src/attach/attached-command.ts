@@ -5,6 +5,7 @@ import { commandHeadlessOptions, runHeadless } from "../headless/run-headless.js
 import { startInteractive } from "../interactive.js";
 import type { InterruptSource } from "../interrupt.js";
 import type { CliIO } from "../io.js";
+import { screenText } from "../screen-text.js";
 import { attachToServedPod } from "./attach.js";
 
 /** Options that shape a Pod as it starts: a served Pod has started already. */
@@ -49,7 +50,7 @@ export async function attachedCommand(
       );
     const { projectRoot } = pod.manifest;
     const custom = await customSlashCommands(projectRoot, io.env);
-    for (const warning of custom.warnings) io.stderr.write(`yoake: warning: ${warning}\n`);
+    for (const warning of custom.warnings) io.stderr.write(`yoake: warning: ${screenText(warning)}\n`);
     if (prompt === undefined) {
       await startInteractive({
         pod,
