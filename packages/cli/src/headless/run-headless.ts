@@ -29,9 +29,12 @@ export interface HeadlessPod {
   readonly manifest: { readonly model: SummaryModel };
   /**
    * A served Pod, which other clients watch too: resolves with how the run went on once one of
-   * them answered the pending permission request. Without it, nobody else can answer.
+   * them answered the pending permission request, or undefined when none of them can answer (no
+   * terminal UI or editor is attached, or the last one left). Without it, nobody else can answer.
    */
-  answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult>;
+  answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult | undefined>;
+  /** A served Pod: how many of its clients can answer a permission request now. */
+  readonly approvers?: number;
 }
 
 export interface HeadlessOptions {
@@ -104,6 +107,8 @@ export async function runHeadless(
     ...(options.traceparent !== undefined && { traceparent: options.traceparent }),
   };
   let result: PodRunResult;
+  /** Why the run stopped at a request nobody attached can answer (a served Pod's). */
+  let unanswerable: string | undefined;
   try {
     result = await pod.run(options.prompt, runOptions);
     while (result.status === "paused" && result.permissionRequest !== undefined) {
@@ -113,10 +118,17 @@ export async function runHeadless(
         continue;
       }
       if (pod.answeredElsewhere !== undefined) {
-        io.stderr.write(
-          `yoake: ${request.tool} waits for approval: answer it in another client of the served Pod (yoake here)\n`,
-        );
-        result = await pod.answeredElsewhere(runOptions);
+        if (pod.approvers !== 0)
+          io.stderr.write(
+            `yoake: ${request.tool} waits for approval: answer it in another client of the served Pod (yoake here)\n`,
+          );
+        const answered = await pod.answeredElsewhere(runOptions);
+        if (answered === undefined) {
+          // Waiting would hang: say so now. The request stays pending in the served Pod.
+          unanswerable = `${request.tool} needs approval and no client of the served Pod can give it: open yoake in this project to answer it (the request waits there), or rerun with --yes`;
+          break;
+        }
+        result = answered;
         continue;
       }
       const reason = `${request.tool} needs the user's approval, which cannot be asked in headless mode; rerun with --yes to allow it`;
@@ -146,6 +158,10 @@ export async function runHeadless(
       io.stdout.write(options.output ? `${JSON.stringify(result.output)}\n` : withNewline(result.text));
   } else {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
+  }
+  if (unanswerable !== undefined) {
+    io.stderr.write(`yoake: ${unanswerable}\n`);
+    return ExitCode.runFailed;
   }
   const failure = failureOf(result);
   if (failure === undefined) return ExitCode.ok;
