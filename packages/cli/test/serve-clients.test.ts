@@ -94,15 +94,24 @@ describe("the clients of yoake serve", () => {
   }, 60_000);
 
   it("an attached -p whose call nobody attached can approve fails at once, naming the call and the way out", async () => {
-    provider.setHandler((request) =>
-      toolResults(request.body).length === 0 ? writeCall : answer("wrote it"),
-    );
+    // Each run asks to write, and gets no further.
+    provider.enqueue(writeCall, writeCall);
     const headless = yoake("-p", "write out.txt");
     expect(await headless.exited).toBe(1);
     expect(headless.stderr.endsWith(NOBODY_TO_APPROVE)).toBe(true);
     expect(headless.stderr).not.toContain("waits for approval");
     // The request waits in the served Pod for whoever attaches next.
     expect((await watcher.status()).pendingPermission).toMatchObject({ tool: "write_file" });
+
+    // A script reading JSON gets the same reason.
+    const json = yoake("-p", "write out.txt", "--output-format", "json");
+    expect(await json.exited).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: "paused",
+      isError: true,
+      error: { kind: "needs_approval", message: NOBODY_TO_APPROVE.slice("yoake: ".length, -1) },
+    });
+    expect(json.stderr.endsWith(NOBODY_TO_APPROVE)).toBe(true);
   }, 60_000);
 
   it("an attached -p waits while a client that can approve is there, and gives up when the last one leaves", async () => {

@@ -153,6 +153,8 @@ export async function runHeadless(
     sessionId: pod.sessionId,
     costUsd: cost.costUsd,
   });
+  // The run is paused, but not for a reason headless mode has: nobody attached can approve.
+  if (unanswerable !== undefined) summary.error = { kind: "needs_approval", message: unanswerable };
   if (options.format === "text") {
     if (result.status === "finished")
       io.stdout.write(options.output ? `${JSON.stringify(result.output)}\n` : withNewline(result.text));
