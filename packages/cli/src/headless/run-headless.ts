@@ -30,9 +30,12 @@ export interface HeadlessPod {
   readonly manifest: { readonly model: SummaryModel };
   /**
    * A served Pod, which other clients watch too: resolves with how the run went on once one of
-   * them answered the pending permission request. Without it, nobody else can answer.
+   * them answered the pending permission request, or undefined when none of them can answer (no
+   * terminal UI or editor is attached, or the last one left). Without it, nobody else can answer.
    */
-  answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult>;
+  answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult | undefined>;
+  /** A served Pod: how many of its clients can answer a permission request now. */
+  readonly approvers?: number;
 }
 
 export interface HeadlessOptions {
@@ -111,6 +114,8 @@ export async function runHeadless(
     ...(options.traceparent !== undefined && { traceparent: options.traceparent }),
   };
   let result: PodRunResult;
+  /** Why the run stopped at a request nobody attached can answer (a served Pod's). */
+  let unanswerable: string | undefined;
   try {
     result = await pod.run(options.prompt, runOptions);
     while (result.status === "paused" && result.permissionRequest !== undefined) {
@@ -120,10 +125,17 @@ export async function runHeadless(
         continue;
       }
       if (pod.answeredElsewhere !== undefined) {
-        stderr.write(
-          `yoake: ${request.tool} waits for approval: answer it in another client of the served Pod (yoake here)\n`,
-        );
-        result = await pod.answeredElsewhere(runOptions);
+        if (pod.approvers !== 0)
+          stderr.write(
+            `yoake: ${request.tool} waits for approval: answer it in another client of the served Pod (yoake here)\n`,
+          );
+        const answered = await pod.answeredElsewhere(runOptions);
+        if (answered === undefined) {
+          // Waiting would hang: say so now. The request stays pending in the served Pod.
+          unanswerable = `${request.tool} needs approval and no client of the served Pod can give it: open yoake in this project to answer it (the request waits there), or rerun with --yes`;
+          break;
+        }
+        result = answered;
         continue;
       }
       const reason = `${request.tool} needs the user's approval, which cannot be asked in headless mode; rerun with --yes to allow it`;
@@ -146,6 +158,8 @@ export async function runHeadless(
     sessionId: pod.sessionId,
     costUsd: cost.costUsd,
   });
+  // The run is paused, but not for a reason headless mode has: nobody attached can approve.
+  if (unanswerable !== undefined) summary.error = { kind: "needs_approval", message: unanswerable };
   if (options.format === "text") {
     if (result.status === "finished")
       io.stdout.write(
@@ -153,6 +167,10 @@ export async function runHeadless(
       );
   } else {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
+  }
+  if (unanswerable !== undefined) {
+    stderr.write(`yoake: ${unanswerable}\n`);
+    return ExitCode.runFailed;
   }
   const failure = failureOf(result);
   if (failure === undefined) return ExitCode.ok;
