@@ -277,6 +277,8 @@ export const ERROR_CODES = [
   /** The Pod has no such capability (e.g. `compact` before compaction exists). */
   "not_supported",
   "shutting_down",
+  /** The Pod serves as many connections as it takes (`maxConnections`); this one is closed. */
+  "too_many_connections",
   /** The Pod failed to do what was asked; the message says why. */
   "failed",
 ] as const;

@@ -15,7 +15,14 @@ import type { WireEvent } from "./wire-events.js";
 export interface ProtocolServerOptions extends ConnectionOptions {
   /** How long a shutdown waits for the cancelled run to end before closing anyway (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * Connections served at once (default 16); one more is told `too_many_connections` and closed.
+   * Each may hold a partial line up to `maxLineBytes`: the two bound what clients can make the Pod hold.
+   */
+  maxConnections?: number;
 }
+
+const DEFAULT_MAX_CONNECTIONS = 16;
 
 export interface ShutdownOptions {
   /** Cancel the run going now (default true); false waits for it to end by itself. */
@@ -79,8 +86,16 @@ export class PodProtocolServer implements ConnectionHost {
   /** Serves one client over a stream pair; `onClose` runs when it goes away. */
   attach(input: Readable, output: Writable, onClose?: () => void): Connection {
     const connection = new Connection(input, output, this, this.options);
+    const limit = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     if (this.shuttingDown !== undefined) connection.end();
-    else this.connections.set(connection, onClose);
+    else if (this.connections.size >= limit) {
+      connection.fail(
+        null,
+        "too_many_connections",
+        `the Pod serves ${limit} connections at most; try again later`,
+      );
+      connection.end();
+    } else this.connections.set(connection, onClose);
     return connection;
   }
 
