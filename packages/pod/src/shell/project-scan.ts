@@ -1,4 +1,4 @@
-import type { Dirent } from "node:fs";
+import { type BigIntStats, type Dirent, lstatSync } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { pathCovers, type SecretFileRule } from "../scope/rules.js";
@@ -36,11 +36,20 @@ const CONCURRENCY = 16;
  */
 const RACY_NS = 2_000_000_000n;
 
-/** One directory as last read, valid while its identity and ctime are unchanged. */
+/**
+ * One directory as last read, its entries sorted by what a scan does with them; valid while its
+ * identity and ctime are unchanged.
+ */
 interface CachedDirectory {
-  key: string;
-  entries: { name: string; kind: EntryKind }[];
-  /** `dev:ino` of each regular file, filled in only when a hard-linked secret needs them. */
+  /** `dev:ino:ctime`. */
+  stamp: string;
+  /** Directories to walk (not links, not secret). */
+  subdirectories: string[];
+  secrets: { name: string; isDirectory: boolean }[];
+  repositories: { name: string; kind: EntryKind }[];
+  /** Regular files, for the other names of a hard-linked secret. */
+  files: string[];
+  /** `name → dev:ino` of `files`, filled in only when a hard-linked secret needs them. */
   fileIdentities?: Map<string, string>;
 }
 
@@ -81,29 +90,31 @@ export class ProjectScanner {
     const walked: { dir: string; directory: CachedDirectory }[] = [];
 
     const visit = async ({ dir, inRepository }: Pending): Promise<Pending[]> => {
-      const directory = await this.read(dir, startedNs);
-      if (directory === undefined || visited.has(directory.key)) return [];
-      visited.add(directory.key);
+      const read = await this.read(dir, startedNs);
+      if (read === undefined || visited.has(read.identity)) return [];
+      const { directory } = read;
+      visited.add(read.identity);
       walked.push({ dir, directory });
-      const children: Pending[] = [];
-      for (const { name, kind } of directory.entries) {
+      const skipped = (full: string) => skip.some((s) => pathCovers(s, true, full));
+      for (const { name, kind } of directory.repositories) {
         const full = path.join(dir, name);
-        if (skip.some((s) => pathCovers(s, true, full))) continue;
-        const repository = isRepositoryName(name);
-        if (repository) {
-          const identity = await identityOf(full);
-          if (identity !== undefined) repositories.push({ path: full, kind, identity });
-        }
-        if ((kind === "file" || kind === "directory") && this.secretRuleOf(full) !== undefined) {
-          secrets.push({ path: full, isDirectory: kind === "directory" });
-          if (kind === "file") {
-            const info = await lstat(full).catch(() => undefined);
-            if (info !== undefined && info.nlink > 1) linkedSecrets.add(`${info.dev}:${info.ino}`);
-          }
-          continue;
-        }
-        if (kind === "directory" && !(inRepository && name === "objects"))
-          children.push({ dir: full, inRepository: inRepository || repository });
+        const identity = skipped(full) ? undefined : await identityOf(full);
+        if (identity !== undefined) repositories.push({ path: full, kind, identity });
+      }
+      for (const { name, isDirectory } of directory.secrets) {
+        const full = path.join(dir, name);
+        if (skipped(full)) continue;
+        secrets.push({ path: full, isDirectory });
+        if (isDirectory) continue;
+        const info = await lstat(full).catch(() => undefined);
+        if (info !== undefined && info.nlink > 1) linkedSecrets.add(`${info.dev}:${info.ino}`);
+      }
+      const children: Pending[] = [];
+      for (const name of directory.subdirectories) {
+        if (inRepository && name === "objects") continue;
+        const full = path.join(dir, name);
+        if (!skipped(full))
+          children.push({ dir: full, inRepository: inRepository || isRepositoryName(name) });
       }
       return children;
     };
@@ -115,7 +126,7 @@ export class ProjectScanner {
     if (linkedSecrets.size > 0) {
       const named = new Set(secrets.map((secret) => secret.path));
       for (const { dir, directory } of walked) {
-        for (const [name, identity] of await this.fileIdentities(dir, directory)) {
+        for (const [name, identity] of await this.fileIdentities(directory, dir)) {
           const full = path.join(dir, name);
           if (linkedSecrets.has(identity) && !named.has(full))
             secrets.push({ path: full, isDirectory: false });
@@ -126,13 +137,18 @@ export class ProjectScanner {
   }
 
   /** A directory's entries, from the cache when it has not changed; undefined when unreadable. */
-  private async read(dir: string, startedNs: bigint): Promise<CachedDirectory | undefined> {
-    const info = await lstat(dir, { bigint: true }).catch(() => undefined);
+  private async read(
+    dir: string,
+    startedNs: bigint,
+  ): Promise<{ identity: string; directory: CachedDirectory } | undefined> {
+    // Synchronous: a few microseconds, against tens for a round trip through the thread pool, and
+    // on an unchanged tree this is all a scan does per directory.
+    const info = statOrUndefined(dir);
     if (info === undefined || !info.isDirectory()) return undefined;
-    const key = `${info.dev}:${info.ino}`;
-    const stamp = `${key}:${info.ctimeNs}`;
+    const identity = `${info.dev}:${info.ino}`;
+    const stamp = `${identity}:${info.ctimeNs}`;
     const cached = this.cache.get(dir);
-    if (cached !== undefined && cached.key === stamp) return { ...cached, key };
+    if (cached !== undefined && cached.stamp === stamp) return { identity, directory: cached };
     let dirents: Dirent[];
     try {
       dirents = await readdir(dir, { withFileTypes: true });
@@ -141,25 +157,37 @@ export class ProjectScanner {
       this.cache.delete(dir);
       return undefined;
     }
-    const entries = dirents.map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
-    const fresh: CachedDirectory = { key: stamp, entries };
-    if (startedNs - info.ctimeNs > RACY_NS) this.cache.set(dir, fresh);
+    const directory: CachedDirectory = {
+      stamp,
+      subdirectories: [],
+      secrets: [],
+      repositories: [],
+      files: [],
+    };
+    for (const entry of dirents) {
+      const kind = kindOf(entry);
+      if (isRepositoryName(entry.name)) directory.repositories.push({ name: entry.name, kind });
+      if (kind === "file") directory.files.push(entry.name);
+      const secret =
+        (kind === "file" || kind === "directory") &&
+        this.secretRuleOf(path.join(dir, entry.name)) !== undefined;
+      if (secret) directory.secrets.push({ name: entry.name, isDirectory: kind === "directory" });
+      else if (kind === "directory") directory.subdirectories.push(entry.name);
+    }
+    if (startedNs - info.ctimeNs > RACY_NS) this.cache.set(dir, directory);
     else this.cache.delete(dir);
-    return { ...fresh, key };
+    return { identity, directory };
   }
 
   /** `name → dev:ino` of the regular files in `dir`, cached with its entries. */
-  private async fileIdentities(dir: string, directory: CachedDirectory): Promise<Map<string, string>> {
-    const cached = this.cache.get(dir);
-    if (cached?.fileIdentities !== undefined && cached.entries === directory.entries)
-      return cached.fileIdentities;
+  private async fileIdentities(directory: CachedDirectory, dir: string): Promise<Map<string, string>> {
+    if (directory.fileIdentities !== undefined) return directory.fileIdentities;
     const identities = new Map<string, string>();
-    for (const { name, kind } of directory.entries) {
-      if (kind !== "file") continue;
+    for (const name of directory.files) {
       const identity = await identityOf(path.join(dir, name));
       if (identity !== undefined) identities.set(name, identity);
     }
-    if (cached !== undefined && cached.entries === directory.entries) cached.fileIdentities = identities;
+    directory.fileIdentities = identities;
     return identities;
   }
 }
@@ -173,6 +201,14 @@ export function isRepositoryName(name: string): boolean {
 export async function identityOf(full: string): Promise<string | undefined> {
   const info = await lstat(full).catch(() => undefined);
   return info === undefined ? undefined : `${info.dev}:${info.ino}`;
+}
+
+function statOrUndefined(dir: string): BigIntStats | undefined {
+  try {
+    return lstatSync(dir, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function kindOf(entry: Dirent): EntryKind {
