@@ -48,6 +48,7 @@ export function createBashTools(shell: Shell): Tool[] {
   const where = shell.sandboxed
     ? [
         "Commands run in a sandbox: the file system is read-only except what the scope lets you write (.git and .yoake stay read-only),",
+        "secret files (.env, private keys: scope.secret_files) cannot be opened, a .git a command creates is removed when it ends,",
         "/tmp is private and starts empty,",
         network ? "the network is reachable," : "there is no network,",
         "and processes outside the sandbox cannot be seen.",
