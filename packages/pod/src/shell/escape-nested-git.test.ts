@@ -233,4 +233,16 @@ describe("nested repositories", () => {
     expect(attempts).toBeGreaterThanOrEqual(200);
     expect({ attempts, escapes }).toEqual({ attempts, escapes: [] });
   }, 1_200_000);
+
+  // Last: it closes the shared shell.
+  it("one a background command made is removed when the Pod closes", async () => {
+    const made = path.join(bed.project, "closing", ".git");
+    await bed.bash({ command: "git init -q closing && sleep 60", run_in_background: true });
+    for (let i = 0; i < 200 && !existsSync(made); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(made)).toBe(true);
+    await bed.shell.close();
+    expect(existsSync(made)).toBe(false);
+    expect(existsSync(path.dirname(made))).toBe(true);
+  });
 });
