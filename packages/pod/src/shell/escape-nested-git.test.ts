@@ -206,6 +206,9 @@ describe("nested repositories", () => {
         for (const at of places(n++)) generated.push(plant(at, name, n * 10 + names.indexOf(name)));
     for (const at of places(n++))
       generated.push(`git init -q ${at} && git -C ${at} config core.fsmonitor '${hook}'`);
+    // Where nothing is masked yet: a secret-named directory the command makes itself.
+    for (const at of [`k${n}.pem`, `deep${n}/.env.d`, `n${n}/id_rsa.d/x`])
+      generated.push(`git init -q ${at} && git -C ${at} config core.fsmonitor '${hook}'`);
     const existing = [
       `rm -f vendor/lib/.git; git init -q vendor/lib; git -C vendor/lib config core.fsmonitor '${hook}'`,
       `git init -q --bare /tmp/b && git -C /tmp/b config core.fsmonitor '${hook}'; echo "gitdir: /tmp/b" > vendor/lib/.git`,

@@ -77,7 +77,7 @@ export class ProjectGuard {
       const inWritable = (p: string) => roots.writable.some((root) => pathCovers(root, true, p));
       const repositories = scan.repositories.filter((repository) => inWritable(repository.path));
       const readOnly: GuardedPath[] = [];
-      for (const repository of repositories)
+      for (const repository of repositories.filter((found) => !found.hidden))
         readOnly.push(...(await repositoryPaths(repository)).filter((guarded) => inWritable(guarded.path)));
       // Hooks inside a repository (`.git/hooks`) are read-only with it.
       const hooksInside =
@@ -101,7 +101,9 @@ export class ProjectGuard {
     return this.serially(async () => {
       this.active = Math.max(0, this.active - 1);
       const roots = await this.roots();
-      const scan = await this.scanner.scan(roots.writable, roots.skip);
+      // Nothing skipped: a deny-read path that did not exist at the launch was not masked, and a
+      // command could make a repository there.
+      const scan = await this.scanner.scan(roots.writable, []);
       const removed: string[] = [];
       const describe = (full: string) => path.relative(roots.project, full) || full;
       for (const repository of scan.repositories) {

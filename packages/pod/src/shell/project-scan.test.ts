@@ -38,6 +38,7 @@ describe("ProjectScanner", () => {
     put("node_modules/p/id_ed25519");
     put("conf/.env.d/inner.txt");
     put("conf/.env.d/deeper/x.pem");
+    put("conf/.env.d/.git/HEAD");
     put("src/index.ts");
     put("hidden/.env");
     put(".git/HEAD");
@@ -58,8 +59,19 @@ describe("ProjectScanner", () => {
       "src/copy.txt",
     ]);
     expect(found.secrets.find((s) => s.path.endsWith(".env.d"))?.isDirectory).toBe(true);
-    expect(relative(found.repositories)).toEqual([".git", "deep/x/.GIT", "linked/.git", "sub/.git"]);
+    expect(relative(found.repositories)).toEqual([
+      ".git",
+      "conf/.env.d/.git",
+      "deep/x/.GIT",
+      "linked/.git",
+      "sub/.git",
+    ]);
+    // Inside a masked directory: found (a sweep removes it if new), never bound (that would show it).
+    expect(found.repositories.filter((r) => r.hidden).map((r) => path.relative(root, r.path))).toEqual([
+      "conf/.env.d/.git",
+    ]);
     expect(found.repositories.map((r) => r.kind).sort()).toEqual([
+      "directory",
       "directory",
       "directory",
       "file",

@@ -18,6 +18,8 @@ export interface FoundRepository {
   kind: EntryKind;
   /** `dev:ino` of the entry itself (not followed): a replaced entry has another. */
   identity: string;
+  /** Inside a secret directory: masked whole, so not to be bound (a bind would show it). */
+  hidden: boolean;
 }
 
 export interface ProjectScan {
@@ -58,10 +60,11 @@ interface CachedDirectory {
  * tools' own matcher) and for `.git` entries, without following symbolic links (a link named
  * `.env` leads to a file that is not one; a link to a `.env` leads to its masked path).
  *
- * Every directory is walked, hidden files and `node_modules` included; not inside a secret
- * directory (it is masked whole), a skipped one (masked already by a deny rule) or a repository's
- * `objects` (names are hashes, and whatever was committed is readable through git anyway). A
- * directory seen twice (a bind mount looping back) is walked once.
+ * Every directory is walked, hidden files and `node_modules` included, except a skipped one
+ * (masked already by a deny rule) and a repository's `objects` (names are hashes, and whatever was
+ * committed is readable through git anyway). Inside a secret directory (masked whole) only `.git`
+ * entries are reported, as `hidden`. A directory seen twice (a bind mount looping back) is walked
+ * once.
  *
  * A directory's entries are cached while its `dev:ino` and ctime stay the same: adding, removing
  * or renaming an entry changes the directory's ctime, which no process can set back (unlike the
@@ -89,37 +92,41 @@ export class ProjectScanner {
     const visited = new Set<string>();
     const walked: { dir: string; directory: CachedDirectory }[] = [];
 
-    const visit = async ({ dir, inRepository }: Pending): Promise<Pending[]> => {
+    const visit = async ({ dir, inRepository, hidden }: Pending): Promise<Pending[]> => {
       const read = await this.read(dir, startedNs);
       if (read === undefined || visited.has(read.identity)) return [];
       const { directory } = read;
       visited.add(read.identity);
-      walked.push({ dir, directory });
+      if (!hidden) walked.push({ dir, directory });
       const skipped = (full: string) => skip.some((s) => pathCovers(s, true, full));
       for (const { name, kind } of directory.repositories) {
         const full = path.join(dir, name);
         const identity = skipped(full) ? undefined : await identityOf(full);
-        if (identity !== undefined) repositories.push({ path: full, kind, identity });
+        if (identity !== undefined) repositories.push({ path: full, kind, identity, hidden });
       }
+      const children: Pending[] = [];
       for (const { name, isDirectory } of directory.secrets) {
         const full = path.join(dir, name);
         if (skipped(full)) continue;
+        // A secret directory is masked whole; it is still walked for repositories, which a
+        // command may have made in it while it did not exist yet (so was not masked).
+        if (isDirectory) children.push({ dir: full, inRepository, hidden: true });
+        if (hidden) continue;
         secrets.push({ path: full, isDirectory });
         if (isDirectory) continue;
         const info = await lstat(full).catch(() => undefined);
         if (info !== undefined && info.nlink > 1) linkedSecrets.add(`${info.dev}:${info.ino}`);
       }
-      const children: Pending[] = [];
       for (const name of directory.subdirectories) {
         if (inRepository && name === "objects") continue;
         const full = path.join(dir, name);
         if (!skipped(full))
-          children.push({ dir: full, inRepository: inRepository || isRepositoryName(name) });
+          children.push({ dir: full, inRepository: inRepository || isRepositoryName(name), hidden });
       }
       return children;
     };
     await drain(
-      tops.map((dir) => ({ dir, inRepository: false })),
+      tops.map((dir) => ({ dir, inRepository: false, hidden: false })),
       visit,
     );
 
@@ -227,6 +234,8 @@ function covers(outer: string, inner: string, firstWins: boolean): boolean {
 interface Pending {
   dir: string;
   inRepository: boolean;
+  /** Inside a secret directory. */
+  hidden: boolean;
 }
 
 /** Visits every directory, starting from `roots` and going on with what each visit returns, CONCURRENCY at once. */
