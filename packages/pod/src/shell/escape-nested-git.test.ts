@@ -237,6 +237,19 @@ describe("nested repositories", () => {
     expect({ attempts, escapes }).toEqual({ attempts, escapes: [] });
   }, 1_200_000);
 
+  it("a hooks directory core.hooksPath names, made by a command, is removed when it ends", async () => {
+    const own = await shellBed({ parentDir: "/var/tmp", files: { "README.md": "# project\n" } });
+    rmSync(path.join(own.project, ".git"), { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: own.project });
+    execFileSync("git", ["config", "core.hooksPath", ".husky/_"], { cwd: own.project });
+    const result = await own.bash({
+      command: `mkdir -p .husky/_ && printf '#!/bin/sh\\ntouch ${marker}\\n' > .husky/_/pre-commit && echo made`,
+    });
+    expect(result).toContain("made\n");
+    expect(result).toContain("removed .husky/_ (the repository's core.hooksPath, which the user's git runs)");
+    expect(existsSync(path.join(own.project, ".husky", "_"))).toBe(false);
+  });
+
   // Last: it closes the shared shell.
   it("one a background command made is removed when the Pod closes", async () => {
     const made = path.join(bed.project, "closing", ".git");
