@@ -86,5 +86,7 @@ export { SessionLogError, type SessionLogErrorKind } from "./session-log/session
 export type { OpenedStoredSession, SessionStore, StoredSessionInfo } from "./session-log/session-store.js";
 /** A session file of the project (`Pod.listSessions`). */
 export type { SessionInfo } from "./session-log/sessions.js";
+/** Settings for git run by the host in a tree a command or a repository's author may have written. */
+export { HOST_GIT_CONFIG, hostGitEnv } from "./shell/host-git.js";
 /** The file tools (`read_file`, `write_file`, `edit_file`, `glob`, `grep`) over a `ScopedFs`, for a Worker of your own. */
 export { createFileTools, type FileToolsOptions } from "./tools/index.js";

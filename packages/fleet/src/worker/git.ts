@@ -1,13 +1,15 @@
+import { hostGitEnv } from "@yoake/pod";
 import { type CommandOutcome, runCommand } from "./command-relay.js";
 
 /**
- * Settings for every git process of a worker, as environment (`GIT_CONFIG_COUNT`, git 2.31+) so
- * each git a script starts has them too. A run's tree holds nothing that is not pushed or thrown
- * away, and the mirror is only a cache, so git's fsyncs there only cost time (the receiving
- * repository keeps its own); no automatic maintenance (a `git gc` in the middle of a run would cost more than
- * the run, and must never prune objects a run's tree borrows from the mirror); no reflog (a kept
- * tree must not list an earlier run's commits); no hooks (the worker runs git outside the Pod's
- * sandbox, in trees a run worked in).
+ * Settings for every git process of a worker, on top of `HOST_GIT_CONFIG` (no hooks, no
+ * fsmonitor, no descent into submodules: the worker runs git outside the Pod's sandbox, in trees a
+ * run worked in), as environment (`GIT_CONFIG_COUNT`, git 2.31+) so each git a script starts has
+ * them too. A run's tree holds nothing that is not pushed or thrown away, and the mirror is only a
+ * cache, so git's fsyncs there only cost time (the receiving repository keeps its own); no
+ * automatic maintenance (a `git gc` in the middle of a run would cost more than the run, and must
+ * never prune objects a run's tree borrows from the mirror); no reflog (a kept tree must not list
+ * an earlier run's commits).
  */
 const SETTINGS: Record<string, string> = {
   "user.name": "yoake",
@@ -16,16 +18,9 @@ const SETTINGS: Record<string, string> = {
   "maintenance.auto": "false",
   "gc.auto": "0",
   "core.logAllRefUpdates": "false",
-  "core.hooksPath": "/dev/null",
 };
 
-const GIT_ENV: Record<string, string> = Object.fromEntries([
-  ["GIT_CONFIG_COUNT", String(Object.keys(SETTINGS).length)],
-  ...Object.entries(SETTINGS).flatMap(([key, value], i) => [
-    [`GIT_CONFIG_KEY_${i}`, key],
-    [`GIT_CONFIG_VALUE_${i}`, value],
-  ]),
-]);
+const GIT_ENV: Record<string, string> = hostGitEnv(SETTINGS);
 
 /**
  * Runs `file` (git, or `sh` for a script of git commands) in `dir` with the worker's git settings

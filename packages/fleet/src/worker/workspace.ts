@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { RunSpec, SavedWorkspace } from "../runs/run-record.js";
 import { gitScript, NOTHING_TO_DO } from "./git.js";
 import type { RepositoryCache, RunTree } from "./repository-cache.js";
+import { stageChanges } from "./stage.js";
 
 /** The directory a run works in, and what to do with its changes at the end. */
 export interface Workspace {
@@ -57,7 +58,8 @@ export async function prepareWorkspace(
       : await restore(repo, saved, cache);
   const deliver = async (runId: string): Promise<{ branch?: string; patch?: string }> => {
     if (spec.patchOnly === true) return patchOf(tree.dir);
-    if ((await gitScript(tree.dir, `${STAGE}\n${COMMIT}`, [message(runId, spec)])) === undefined) return {};
+    await stageChanges(tree.dir);
+    if ((await gitScript(tree.dir, COMMIT, [message(runId, spec)])) === undefined) return {};
     // The tree's HEAD is detached: the file holds the commit.
     const commit = (await readFile(join(tree.dir, ".git", "HEAD"), "utf8")).trim();
     const branch = `yoake/${runId}`;
@@ -65,11 +67,13 @@ export async function prepareWorkspace(
     return { branch };
   };
   const save = async (): Promise<SavedWorkspace> => {
-    const patch = await gitScript(tree.dir, `${STAGE}\ngit diff --cached --binary "$1"`, [tree.commit]).catch(
-      (error: Error) => {
+    const patch = await stageChanges(tree.dir)
+      .then(() =>
+        gitScript(tree.dir, 'git diff --cached --binary --no-ext-diff --no-textconv "$1"', [tree.commit]),
+      )
+      .catch((error: Error) => {
         throw new Error(`cannot keep the run's changes for the worker that continues it: ${error.message}`);
-      },
-    );
+      });
     return { base: tree.commit, patch: patch ?? "" };
   };
   return {
@@ -100,10 +104,8 @@ async function restore(repo: string, saved: SavedWorkspace, cache: RepositoryCac
   }
 }
 
-// One script per delivery (see `gitScript`).
+// Staging is a step of its own (`stageChanges`); what follows it is one script (see `gitScript`).
 
-/** Stage everything but `.yoake/`. */
-const STAGE = "git add --all -- . ':(exclude).yoake'";
 /** Commit what is staged (`$1` the message); exit with NOTHING_TO_DO when nothing is. */
 const COMMIT = `if ! git commit --quiet --no-verify -m "$1"; then
   if git diff --cached --quiet; then exit ${NOTHING_TO_DO}; fi
@@ -118,12 +120,14 @@ async function commitOnBranch(
 ): Promise<{ branch?: string; patch?: string }> {
   if (spec.patchOnly === true) return patchOf(dir);
   const branch = `yoake/${runId}`;
-  const script = `${STAGE}\nif git diff --cached --quiet; then exit ${NOTHING_TO_DO}; fi\ngit checkout --quiet -b "$2"\n${COMMIT}`;
+  await stageChanges(dir);
+  const script = `if git diff --cached --quiet; then exit ${NOTHING_TO_DO}; fi\ngit checkout --quiet -b "$2"\n${COMMIT}`;
   return (await gitScript(dir, script, [message(runId, spec), branch])) === undefined ? {} : { branch };
 }
 
 async function patchOf(dir: string): Promise<{ patch?: string }> {
-  const patch = await gitScript(dir, `${STAGE}\ngit diff --cached`, []);
+  await stageChanges(dir);
+  const patch = await gitScript(dir, "git diff --cached --no-ext-diff --no-textconv", []);
   return patch === undefined || patch === "" ? {} : { patch };
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { errnoError, holdDirectory, writeAtomically } from "./atomic-write.js";
 import { canonicalize } from "./canonical-path.js";
 import { foldCase, isCaseInsensitiveAt } from "./case-sensitivity.js";
+import { isInsideRepositoryFiles, NESTED_REPOSITORY_RULE } from "./repository-files.js";
 import {
   type Access,
   allowGrants,
@@ -152,8 +153,8 @@ export class ScopedFs {
 
   /**
    * Decides on a path that is already canonical (from `resolve`, or a directory walk below a
-   * resolved directory that does not follow links). Deny rules win; a write needs an allow rule
-   * with write access.
+   * resolved directory that does not follow links). Deny rules win; a write into a `.git` at any
+   * depth is refused (`NESTED_REPOSITORY_RULE`); a write needs an allow rule with write access.
    */
   decide(realPath: string, access: Access): ScopeDecision {
     const secret = this.secretFileOf(realPath);
@@ -163,6 +164,9 @@ export class ScopedFs {
         return { allowed: false, refusal: { reason: "denied", rule: deny.rule } };
       }
     }
+    // After the configured rules, so that the top `.git` is refused by its own.
+    if (access === "write" && isInsideRepositoryFiles(realPath))
+      return { allowed: false, refusal: { reason: "denied", rule: NESTED_REPOSITORY_RULE } };
     let readOnly: ScopeRule | undefined;
     for (const allow of this.allowRules) {
       if (!covers(allow, realPath)) continue;

@@ -48,6 +48,7 @@ export function createBashTools(shell: Shell): Tool[] {
   const where = shell.sandboxed
     ? [
         "Commands run in a sandbox: the file system is read-only except what the scope lets you write (.git and .yoake stay read-only),",
+        "secret files (.env, private keys: scope.secret_files) cannot be opened, a .git a command creates is removed when it ends,",
         "/tmp is private and starts empty,",
         network ? "the network is reachable," : "there is no network,",
         "and processes outside the sandbox cannot be seen.",
@@ -90,7 +91,8 @@ export function createBashTools(shell: Shell): Tool[] {
       const output = process.output.since(0);
       const body = output === "" ? "(no output)" : output.endsWith("\n") ? output.slice(0, -1) : output;
       const sandbox = shell.sandboxed ? "" : " · not sandboxed";
-      return `${body}\n[${describeEnd(end, timeoutMs)} · ${seconds} s${sandbox}]`;
+      const removed = (await shell.afterEnd(process)).map((line) => `${line}\n`).join("");
+      return `${body}\n${removed}[${describeEnd(end, timeoutMs)} · ${seconds} s${sandbox}]`;
     },
   });
   const bashOutput = tool({
@@ -106,11 +108,14 @@ export function createBashTools(shell: Shell): Tool[] {
         job.process.kill("stopped");
         await job.process.done;
       }
+      // Its end is told with what the sweep after it removed, once that is done.
+      if (!job.process.running) await job.finished;
       const log = job.process.output;
       const text = log.since(job.readOffset);
       job.readOffset = log.totalBytes;
       const state = job.end === undefined ? "still running" : describeEnd(job.end, 0);
-      return `${text === "" ? "(no new output)" : text}\n[${job.id}: ${state}]`;
+      const removed = job.end === undefined ? "" : (job.removed ?? []).map((line) => `${line}\n`).join("");
+      return `${text === "" ? "(no new output)" : text}\n${removed}[${job.id}: ${state}]`;
     },
   });
   return [bash, bashOutput] as Tool[];

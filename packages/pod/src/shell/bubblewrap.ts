@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type Scope, type ScopeRule } from "../scope/rules.js";
+import { type GuardedPaths, ProjectGuard } from "./project-guard.js";
 import type { Sandbox } from "./sandbox.js";
 import type { ShellLaunch } from "./shell-process.js";
 
@@ -57,6 +58,9 @@ const KIND_ORDER: Readonly<Record<Mount["kind"], number>> = { reveal: 0, write: 
  * path that does not exist yet binds nothing (so a command can create it, read-only rules
  * notwithstanding, if its parent is writable).
  *
+ * `guarded` adds what a scan of the project found (`ProjectGuard`): secret files masked as deny-read
+ * rules are, nested repositories bound read-only as deny-write rules are (pinned the same way).
+ *
  * Every namespace is unshared (the network too, unless `network`), capabilities dropped, the
  * command is in a session of its own (no TIOCSTI into the user's terminal) and dies with the Pod.
  */
@@ -64,6 +68,7 @@ export async function compileBubblewrapArgs(
   scope: Scope,
   cwd: string,
   options: ConfinementOptions,
+  guarded: GuardedPaths = { masks: [], readOnly: [] },
 ): Promise<string[]> {
   const root = (await canonicalize(path.resolve(scope.root))).real;
   const allow = await Promise.all(scope.allow.map((rule) => resolveRule(root, rule)));
@@ -101,6 +106,8 @@ export async function compileBubblewrapArgs(
     else if (writable.some((mount) => pathCovers(mount.path, true, rule.real)))
       mounts.push({ path: rule.real, kind: "readonly", isDirectory: rule.isDirectory });
   }
+  for (const secret of guarded.masks) mounts.push({ ...secret, kind: "mask" });
+  for (const repository of guarded.readOnly) mounts.push({ ...repository, kind: "readonly" });
   for (const dir of hidden) mounts.push({ path: dir.real, kind: "mask", isDirectory: true });
   mounts.push(...pins(mounts));
   // Parents first, so a mount on a child is not buried under a later one on its parent.
@@ -196,24 +203,38 @@ function depth(p: string): number {
   return p === "/" ? 0 : p.split("/").length - 1;
 }
 
-/** The Linux sandbox: bubblewrap at `bwrapPath`, compiled from `scope` for every command. */
+/**
+ * The Linux sandbox: bubblewrap at `bwrapPath`, compiled from `scope` and a scan of the project
+ * (`ProjectGuard`) for every command; each launch's `settle` sweeps what the command must not leave.
+ */
 export class BubblewrapSandbox implements Sandbox {
   readonly name = "bubblewrap";
+  private readonly guard: ProjectGuard;
 
   constructor(
     private readonly bwrapPath: string,
     private readonly scope: Scope,
     private readonly options: ConfinementOptions,
-  ) {}
+  ) {
+    this.guard = new ProjectGuard(scope);
+  }
 
   async launch(
     argv: readonly string[],
     cwd: string,
     env: Readonly<Record<string, string>>,
   ): Promise<ShellLaunch> {
-    const args = await compileBubblewrapArgs(this.scope, cwd, this.options);
+    const guarded = await this.guard.beginCommand();
+    let args: string[];
+    try {
+      args = await compileBubblewrapArgs(this.scope, cwd, this.options, guarded);
+    } catch (error) {
+      await this.guard.endCommand();
+      throw error;
+    }
     // bwrap itself gets only the command's environment: the sandbox's init is bwrap, and its
     // /proc/1/environ is readable from inside.
-    return { file: this.bwrapPath, args: [...args, "--", ...argv], cwd: "/", env };
+    const settle = () => this.guard.endCommand();
+    return { file: this.bwrapPath, args: [...args, "--", ...argv], cwd: "/", env, settle };
   }
 }

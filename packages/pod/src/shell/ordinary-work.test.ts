@@ -45,6 +45,33 @@ describe("ordinary work in the sandbox", () => {
     expect(git("log", "--oneline").toString().trim().split("\n")).toHaveLength(1);
   });
 
+  it("git log, status and diff read a nested repository that was there before, and nothing is removed", async () => {
+    const { bash, project } = await shellBed({ files: { "a.txt": "one\n", "lib/b.txt": "lib one\n" } });
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd });
+    execFileSync("rm", ["-rf", path.join(project, ".git")]);
+    git(project, "init", "-q");
+    git(path.join(project, "lib"), "init", "-q");
+    git(path.join(project, "lib"), "add", "b.txt");
+    git(path.join(project, "lib"), "commit", "-qm", "nested first");
+    git(project, "add", "a.txt");
+    git(project, "commit", "-qm", "top first");
+    writeFileSync(path.join(project, "a.txt"), "two\n");
+    writeFileSync(path.join(project, "lib", "b.txt"), "lib two\n");
+    const top = await bash({ command: "git log --oneline && git status --short && git diff" });
+    expect(top).toContain("top first");
+    expect(top).toContain(" M a.txt");
+    expect(top).toContain("-one\n+two");
+    expect(exitCode(top)).toBe(0);
+    const nested = await bash({ command: "cd lib && git log --oneline && git status --short && git diff" });
+    expect(nested).toContain("nested first");
+    expect(nested).toContain(" M b.txt");
+    expect(nested).toContain("-lib one\n+lib two");
+    expect(exitCode(nested)).toBe(0);
+    expect(`${top}${nested}`).not.toContain("removed");
+    expect(existsSync(path.join(project, "lib", ".git", "HEAD"))).toBe(true);
+  });
+
   it("a compiler writes its output into the scope, and the program it built runs", async () => {
     const { bash, project } = await shellBed({
       files: {

@@ -47,6 +47,7 @@ export async function probeSandbox(
   if (WORKING.has(works)) return { ok: true, sandbox };
   const launch = await sandbox.launch(["true"], scope.root, { PATH: env.PATH ?? "/usr/bin:/bin" });
   const failure = await runProbe(launch.file, launch.args, launch.env);
+  await launch.settle?.();
   if (failure === undefined) {
     WORKING.add(works);
     return { ok: true, sandbox };

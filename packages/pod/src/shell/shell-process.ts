@@ -10,6 +10,11 @@ export interface ShellLaunch {
   cwd: string;
   /** The whole environment of the command: nothing of the Pod's own is inherited. */
   env: Readonly<Record<string, string>>;
+  /**
+   * To be called once when the command has ended (or was never started): cleans up what the
+   * command must not leave behind and says what it removed, one line each.
+   */
+  settle?: () => Promise<string[]>;
 }
 
 /** Why the Pod killed a command. */

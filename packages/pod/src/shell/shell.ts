@@ -1,4 +1,5 @@
 import path from "node:path";
+import { errorMessage } from "@yoake/llm-worker/internal";
 import type { ShellSettings } from "../manifest/resolve.js";
 import { bashArgv, type SandboxStatus, unconfinedLaunch } from "./sandbox.js";
 import { type ShellEnd, ShellProcess } from "./shell-process.js";
@@ -31,6 +32,10 @@ export interface BackgroundJob {
   /** Bytes of output already returned by `bash_output`. */
   readOffset: number;
   end?: ShellEnd;
+  /** What the Shell removed after it ended (`Shell.afterEnd`), set with `end`. */
+  removed?: string[];
+  /** Resolves once `end` and `removed` are set. */
+  finished: Promise<void>;
 }
 
 /**
@@ -40,6 +45,8 @@ export interface BackgroundJob {
  */
 export class Shell {
   private readonly running = new Set<ShellProcess>();
+  /** Each command's cleanup after it ended, until the Shell closes. */
+  private readonly settled = new WeakMap<ShellProcess, Promise<string[]>>();
   private readonly jobs = new Map<string, BackgroundJob>();
   private nextJob = 1;
   private closed = false;
@@ -72,24 +79,41 @@ export class Shell {
         `${live} background commands are running already; stop one with bash_output (kill: true) first`,
       );
     const process = await this.spawn(command, { headBytes: 0, tailBytes: BACKGROUND_TAIL_BYTES });
-    const job: BackgroundJob = { id: `bg${this.nextJob++}`, command, process, readOffset: 0 };
+    const job: BackgroundJob = {
+      id: `bg${this.nextJob++}`,
+      command,
+      process,
+      readOffset: 0,
+      finished: Promise.all([process.done, this.afterEnd(process)]).then(([end, removed]) => {
+        job.removed = removed;
+        job.end = end;
+      }),
+    };
     this.jobs.set(job.id, job);
-    void process.done.then((end) => {
-      job.end = end;
-    });
     return job;
+  }
+
+  /**
+   * Once `process` has ended: what the sandbox's sweep removed after it (a `.git` the command
+   * made), one line each for the model; empty when nothing was or there is no sandbox.
+   */
+  afterEnd(process: ShellProcess): Promise<string[]> {
+    return this.settled.get(process) ?? Promise.resolve([]);
   }
 
   job(id: string): BackgroundJob | undefined {
     return this.jobs.get(id);
   }
 
-  /** Kills every command still running, foreground and background; no command starts after. */
+  /**
+   * Kills every command still running, foreground and background, and waits for the sweep after
+   * each; no command starts after.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const all = [...this.running];
     for (const process of all) process.kill("closed");
-    await Promise.all(all.map((process) => process.done));
+    await Promise.all(all.map((process) => this.afterEnd(process)));
   }
 
   private async spawn(
@@ -103,10 +127,17 @@ export class Shell {
     const launch = status.ok ? await status.sandbox.launch(argv, cwd, env) : unconfinedLaunch(argv, cwd, env);
     // `close` may have come while the launch was prepared: it has killed what was running then,
     // and a command started now would outlive the Pod.
-    if (this.closed) throw closing();
+    if (this.closed) {
+      await launch.settle?.();
+      throw closing();
+    }
     const process = new ShellProcess(launch, output);
     this.running.add(process);
-    void process.done.then(() => this.running.delete(process));
+    const settled = process.done
+      .then(() => launch.settle?.() ?? [])
+      .catch((error: unknown) => [`the cleanup after the command failed: ${errorMessage(error)}`])
+      .finally(() => this.running.delete(process));
+    this.settled.set(process, settled);
     return process;
   }
 }
