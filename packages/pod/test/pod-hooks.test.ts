@@ -111,11 +111,13 @@ describe.skipIf(process.platform === "win32")("Pod hooks", () => {
   it("a turn_end hook that blocks keeps the model going with its reason", async () => {
     const { createPod, mock, base, sent } = bed();
     const counter = path.join(base, "turns");
-    // Blocks the first time only: the model is told the tests fail, then it may stop.
+    // Blocks the first time only: the model is told the tests fail, then it may stop. It keeps
+    // its count outside the project, so it runs on the host (a sandboxed hook writes nothing).
     manifestWith(`
       [[hooks]]
       name = "tests"
       event = "turn_end"
+      sandbox = false
       command = "if [ -e '${counter}' ]; then exit 0; fi; touch '${counter}'; echo 'tests fail: fix them' >&2; exit 2"
     `);
     mock.enqueue(answer("all done"), answer("fixed"));
