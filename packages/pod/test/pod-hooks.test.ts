@@ -222,4 +222,20 @@ describe.skipIf(process.platform === "win32")("Pod hooks", () => {
         .map((e) => (e as { message: string }).message),
     ).toEqual([expect.stringMatching(/failed with exit code 1: .*Read-only file system/)]);
   });
+
+  it("with the bash tool disabled, hooks are still sandboxed", async () => {
+    const { createPod, project, mock } = bed();
+    manifestWith(`
+      [tools]
+      disable = ["bash", "bash_output"]
+
+      [[hooks]]
+      event = "turn_end"
+      command = "touch made-on-the-host"
+    `);
+    mock.enqueue(answer("done"));
+    const pod = await createPod();
+    expect(await pod.run("go")).toMatchObject({ status: "finished" });
+    expect(existsSync(path.join(project, "made-on-the-host"))).toBe(false);
+  });
 });
