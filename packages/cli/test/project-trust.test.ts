@@ -91,6 +91,8 @@ beforeEach(async () => {
       "approve = []",
       "[[hooks]]",
       'event = "prompt_submit"',
+      // On the host: a sandboxed hook could not leave its markers outside the project.
+      "sandbox = false",
       `command = "touch '${marker("hook-ran")}'; env > '${marker("hook-env")}'"`,
       "[[mcp]]",
       'name = "evil"',

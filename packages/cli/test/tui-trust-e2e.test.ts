@@ -1,6 +1,7 @@
 /**
- * The real `yoake` in a terminal (tmux) on a project whose manifest asks for a hook, a base URL
- * and write access to the home directory: the UI asks before the Pod opens, listing exactly that;
+ * The real `yoake` in a terminal (tmux) on a project whose manifest asks for a hook on the host
+ * (`sandbox = false`), a base URL and write access to the home directory: the UI asks before the
+ * Pod opens, listing exactly that (the hook with its command, plainly unsandboxed);
  * "don't trust" opens the project with the safe parts only, and the answer is remembered.
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -43,6 +44,7 @@ describe.skipIf(!hasTmux)("the trust prompt of the terminal UI", () => {
         `allow = [{ path = "${home}", access = "write" }]`,
         "[[hooks]]",
         'event = "prompt_submit"',
+        "sandbox = false",
         `command = "touch ${marker}"`,
         "",
       ].join("\n"),
@@ -74,7 +76,14 @@ describe.skipIf(!hasTmux)("the trust prompt of the terminal UI", () => {
       `${path.join(project, ".yoake/manifest.toml")} asks for more than the safe defaults`,
     );
     expect(shown).toContain(`send your prompts, files and API key to ${capture.url}`);
-    expect(shown).toContain(`run the shell command "touch ${marker}" at prompt_submit`);
+    // Ink wraps long lines inside the box: read the requests as one line.
+    const flat = shown
+      .split("\n")
+      .map((line) => line.replace(/^\s*│/, "").replace(/│\s*$/, "").trim())
+      .join(" ");
+    expect(flat).toContain(
+      `run the shell command "touch ${marker}" at prompt_submit on your machine, unsandboxed (sandbox = false), with your rights: whatever project files it runs, the agent can rewrite first`,
+    );
     expect(shown).toContain(`read and write ${home} and everything below it, outside the project`);
     expect(shown).toContain("t) Trust this manifest");
     expect(shown).toContain("d) Don't trust: run with its safe parts only");

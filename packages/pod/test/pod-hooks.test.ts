@@ -5,7 +5,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ProjectTrustError } from "../src/manifest/project-trust-error.js";
 import { answer, toolCall, usePodTestbed } from "./support/pod-test-kit.js";
+import { pathWithoutBwrap } from "./support/shell-test-kit.js";
 
 const bed = usePodTestbed();
 
@@ -111,11 +113,13 @@ describe.skipIf(process.platform === "win32")("Pod hooks", () => {
   it("a turn_end hook that blocks keeps the model going with its reason", async () => {
     const { createPod, mock, base, sent } = bed();
     const counter = path.join(base, "turns");
-    // Blocks the first time only: the model is told the tests fail, then it may stop.
+    // Blocks the first time only: the model is told the tests fail, then it may stop. It keeps
+    // its count outside the project, so it runs on the host (a sandboxed hook writes nothing).
     manifestWith(`
       [[hooks]]
       name = "tests"
       event = "turn_end"
+      sandbox = false
       command = "if [ -e '${counter}' ]; then exit 0; fi; touch '${counter}'; echo 'tests fail: fix them' >&2; exit 2"
     `);
     mock.enqueue(answer("all done"), answer("fixed"));
@@ -141,5 +145,97 @@ describe.skipIf(process.platform === "win32")("Pod hooks", () => {
       status: "finished",
     });
     expect(existsSync(path.join(project, "a.txt"))).toBe(false);
+  });
+
+  it("a project's sandbox = false hook is refused until trusted; the refusal names it, on the host, with its command", async () => {
+    const { createPod, project, mock } = bed();
+    manifestWith(`
+      [[hooks]]
+      name = "notify"
+      event = "turn_end"
+      sandbox = false
+      command = "./scripts/notify.sh"
+
+      [[hooks]]
+      event = "before_tool"
+      command = "./scripts/guard.sh"
+    `);
+    bed().put("scripts/notify.sh", "#!/bin/sh\ntouch notified\n");
+    const refused = await createPod({}, {}, "refuse").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProjectTrustError);
+    expect((refused as ProjectTrustError).requests).toEqual([
+      {
+        kind: "hook",
+        key: "hooks[0]",
+        description:
+          'run the shell command "./scripts/notify.sh" at turn_end on your machine, unsandboxed (sandbox = false), with your rights: whatever project files it runs, the agent can rewrite first',
+      },
+      {
+        kind: "hook",
+        key: "hooks[1]",
+        description:
+          'run the shell command "./scripts/guard.sh" at before_tool, in the sandbox with the project read-only',
+      },
+    ]);
+    expect(mock.requests).toHaveLength(0);
+    expect(existsSync(path.join(project, "notified"))).toBe(false);
+  });
+
+  it("without a working sandbox, hooks run on the host, and the warning and the trust prompt say so", async () => {
+    const { createPod, project, base, mock } = bed();
+    manifestWith(`
+      [[hooks]]
+      event = "turn_end"
+      command = "touch made-on-the-host"
+    `);
+    const PATH = pathWithoutBwrap(path.join(base, "bin-without-bwrap"));
+    const refused = await createPod({}, { PATH }, "refuse").catch((error: unknown) => error);
+    expect((refused as ProjectTrustError).requests.map((request) => request.description)).toEqual([
+      'run the shell command "touch made-on-the-host" at turn_end on your machine, unsandboxed (no sandbox works here: bubblewrap (bwrap) is not on PATH), with your rights: whatever project files it runs, the agent can rewrite first',
+    ]);
+
+    mock.enqueue(answer("done"));
+    const pod = await createPod({}, { PATH });
+    expect(pod.manifest.warnings).toContain(
+      'no sandbox for hooks: bubblewrap (bwrap) is not on PATH; the hooks "touch made-on-the-host" run on your machine, unsandboxed, with your rights, and whatever project files they run the agent can rewrite first. Fix: install it: apt install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora), pacman -S bubblewrap (Arch)',
+    );
+    expect(await pod.run("go")).toMatchObject({ status: "finished" });
+    expect(existsSync(path.join(project, "made-on-the-host"))).toBe(true);
+  });
+
+  it("with a working sandbox, the same hook cannot write the project, and says why", async () => {
+    const { createPod, project, mock } = bed();
+    manifestWith(`
+      [[hooks]]
+      event = "turn_end"
+      command = "touch made-on-the-host"
+    `);
+    mock.enqueue(answer("done"));
+    const pod = await createPod();
+    expect(pod.manifest.warnings.filter((warning) => warning.includes("no sandbox"))).toEqual([]);
+    expect(await pod.run("go")).toMatchObject({ status: "finished" });
+    expect(existsSync(path.join(project, "made-on-the-host"))).toBe(false);
+    expect(
+      bed()
+        .events(pod)
+        .filter((e) => e.type === "alert")
+        .map((e) => (e as { message: string }).message),
+    ).toEqual([expect.stringMatching(/failed with exit code 1: .*Read-only file system/)]);
+  });
+
+  it("with the bash tool disabled, hooks are still sandboxed", async () => {
+    const { createPod, project, mock } = bed();
+    manifestWith(`
+      [tools]
+      disable = ["bash", "bash_output"]
+
+      [[hooks]]
+      event = "turn_end"
+      command = "touch made-on-the-host"
+    `);
+    mock.enqueue(answer("done"));
+    const pod = await createPod();
+    expect(await pod.run("go")).toMatchObject({ status: "finished" });
+    expect(existsSync(path.join(project, "made-on-the-host"))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type SpawnOptions, spawn } from "node:child_process";
 import { errorMessage } from "@yoake/llm-worker/internal";
 
 /** How a hook's command ended. Output is kept up to `MAX_CAPTURED_BYTES` per stream. */
@@ -10,6 +10,12 @@ export type CommandOutcome =
   | { kind: "timeout"; stdout: string; stderr: string }
   /** The shell could not be started at all. */
   | { kind: "spawn_failed"; message: string };
+
+/**
+ * What to start: a command line for the system shell on the host, or a program with its arguments
+ * started as it is (the sandbox, which runs the shell inside).
+ */
+export type HookProgram = string | { file: string; args: readonly string[] };
 
 export interface RunCommandOptions {
   /** Written to the command's standard input, which is then closed. */
@@ -29,22 +35,26 @@ export const MAX_CAPTURED_BYTES = 64 * 1024;
 const PIPE_GRACE_MS = 200;
 
 /**
- * Runs a hook's shell command (`/bin/sh -c` on Unix, `cmd.exe` on Windows) with `input` on stdin,
- * and never rejects. The command gets its own process group, so at the time limit the shell and
- * everything it started are killed together, and nothing is left waiting on the turn.
+ * Runs a hook's program (a command line: by `/bin/sh -c` on Unix, `cmd.exe` on Windows) with
+ * `input` on stdin, and never rejects. The program gets its own process group, so at the time limit
+ * the shell and everything it started are killed together (in bubblewrap, killing the group kills
+ * the sandbox's init, and the PID namespace with it), and nothing is left waiting on the turn.
  */
-export function runHookCommand(command: string, options: RunCommandOptions): Promise<CommandOutcome> {
+export function runHookCommand(program: HookProgram, options: RunCommandOptions): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     const groupKill = process.platform !== "win32";
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(command, {
-        shell: true,
+      const spawnOptions: SpawnOptions = {
         cwd: options.cwd,
         env: options.env,
         stdio: ["pipe", "pipe", "pipe"],
         detached: groupKill,
-      });
+      };
+      child =
+        typeof program === "string"
+          ? spawn(program, { ...spawnOptions, shell: true })
+          : spawn(program.file, [...program.args], spawnOptions);
     } catch (error) {
       resolve({ kind: "spawn_failed", message: errorMessage(error) });
       return;

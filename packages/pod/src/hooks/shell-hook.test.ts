@@ -16,7 +16,15 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function hookFor(event: HookEvent, command: string, extra: Partial<HookSpec> = {}): Hook {
-  const spec: HookSpec = { name: "h", event, command, timeoutMs: 5_000, source: "test", ...extra };
+  const spec: HookSpec = {
+    name: "h",
+    event,
+    command,
+    timeoutMs: 5_000,
+    sandbox: true,
+    source: "test",
+    ...extra,
+  };
   const [hook] = createShellHooks([spec], {
     projectRoot: dir,
     env: { PATH: process.env.PATH },

@@ -1,8 +1,10 @@
 import { type Hook, systemMessage } from "@yoake/llm-worker";
+import { errorMessage } from "@yoake/llm-worker/internal";
 import type { HookSpec } from "../manifest/resolve.js";
 import type { Alert } from "../pod/alert.js";
+import type { Sandbox, SandboxStatus } from "../shell/sandbox.js";
 import { type HookVerdict, verdictOf } from "./hook-verdict.js";
-import { runHookCommand } from "./run-command.js";
+import { type CommandOutcome, type RunCommandOptions, runHookCommand } from "./run-command.js";
 import { withoutSecrets } from "./secret-env.js";
 import { compileToolMatcher } from "./tool-matcher.js";
 
@@ -18,6 +20,11 @@ export interface ShellHookContext {
   env: Readonly<Record<string, string | undefined>>;
   /** The model's key variable, kept from the commands whatever its name. */
   keyVariables?: ReadonlySet<string>;
+  /**
+   * The `bash` tool's sandbox made read-only (`Sandbox.readOnly`): every hook but those with
+   * `sandbox = false` runs in it. Absent when no sandbox works: then every hook runs on the host.
+   */
+  sandbox?: Sandbox;
   /** Told of every hook that failed, timed out or blocked something. */
   alert(alert: Alert): void;
 }
@@ -47,7 +54,7 @@ function shellHook(spec: HookSpec, context: ShellHookContext): Hook {
   const matches = compileToolMatcher(spec.matcher);
   const ask = async (payload: Record<string, unknown>): Promise<HookVerdict> => {
     const input = JSON.stringify({ event: spec.event, project_root: context.projectRoot, ...payload });
-    const outcome = await runHookCommand(spec.command, {
+    const outcome = await runHook(spec, context, {
       input,
       cwd: context.projectRoot,
       env: {
@@ -155,4 +162,52 @@ function shellHook(spec: HookSpec, context: ShellHookContext): Hook {
         },
       };
   }
+}
+
+/**
+ * Runs the hook's command by `/bin/sh -c` in the read-only sandbox, or on the host when its entry
+ * says `sandbox = false` or no sandbox works. The sandbox is compiled for every run, as `bash`'s
+ * is, so paths made since the last one are confined too.
+ */
+async function runHook(
+  spec: HookSpec,
+  context: ShellHookContext,
+  options: RunCommandOptions,
+): Promise<CommandOutcome> {
+  if (!spec.sandbox || context.sandbox === undefined) return runHookCommand(spec.command, options);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.env)) if (value !== undefined) env[name] = value;
+  let launch: Awaited<ReturnType<Sandbox["launch"]>>;
+  try {
+    launch = await context.sandbox.launch(["/bin/sh", "-c", spec.command], options.cwd, env);
+  } catch (error) {
+    return { kind: "spawn_failed", message: `its sandbox could not be made: ${errorMessage(error)}` };
+  }
+  return runHookCommand(
+    { file: launch.file, args: launch.args },
+    { ...options, cwd: launch.cwd, env: launch.env },
+  );
+}
+
+/**
+ * The start-up warning when hooks that would run sandboxed must run on the host because no
+ * sandbox works (`status` not ok), naming each with its command; undefined when there is none.
+ */
+export function unsandboxedHooksWarning(
+  specs: readonly HookSpec[],
+  status: SandboxStatus,
+): string | undefined {
+  if (status.ok) return undefined;
+  const hooks = specs.filter((spec) => spec.sandbox);
+  if (hooks.length === 0) return undefined;
+  const named = hooks.map((spec) =>
+    spec.name === spec.command
+      ? JSON.stringify(spec.command)
+      : `${JSON.stringify(spec.name)} (${JSON.stringify(spec.command)})`,
+  );
+  return (
+    `no sandbox for hooks: ${status.reason}; the hooks ${named.join(", ")} run on your machine, ` +
+    "unsandboxed, with your rights, and whatever project files they run the agent can rewrite first. " +
+    `Fix: ${status.fix}`
+  );
 }

@@ -40,6 +40,11 @@ describe("[[hooks]] validation", () => {
         [[hooks]]
         event = "turn_end"
         command = "npm test --silent"
+
+        [[hooks]]
+        event = "turn_end"
+        command = "notify-send done"
+        sandbox = false
       `),
       FILE,
     );
@@ -54,12 +59,14 @@ describe("[[hooks]] validation", () => {
         command = ""
         timeout_ms = -1
         shell = "zsh"
+        sandbox = "no"
       `),
     ).toEqual([
       `${FILE}: hooks[0].event: expected one of "prompt_submit", "before_tool", "after_tool", "turn_end", got "before_edit"`,
       `${FILE}: hooks[0].command: expected a non-empty string, got ""`,
       `${FILE}: hooks[0].timeout_ms: expected a number > 0, got -1`,
-      `${FILE}: hooks[0].shell: unknown key; expected one of: event, command, matcher, timeout_ms, name, pass_env`,
+      `${FILE}: hooks[0].sandbox: expected true or false, got "no"`,
+      `${FILE}: hooks[0].shell: unknown key; expected one of: event, command, matcher, timeout_ms, name, pass_env, sandbox`,
     ]);
   });
 
@@ -96,7 +103,7 @@ describe("[[hooks]] in the cascade", () => {
     writeFileSync(userFile, `[[hooks]]\nevent = "after_tool"\ncommand = "logger"\n`);
     writeFileSync(
       projectFile,
-      `[[hooks]]\nevent = "before_tool"\ncommand = "./guard.sh"\nmatcher = "write_file"\nname = "guard"\ntimeout_ms = 500\n`,
+      `[[hooks]]\nevent = "before_tool"\ncommand = "./guard.sh"\nmatcher = "write_file"\nname = "guard"\ntimeout_ms = 500\nsandbox = false\n`,
     );
     const manifest = await loadManifest({
       cwd: repo,
@@ -110,6 +117,7 @@ describe("[[hooks]] in the cascade", () => {
         event: "after_tool",
         command: "logger",
         timeoutMs: DEFAULT_HOOK_TIMEOUT_MS,
+        sandbox: true,
         source: userFile,
       },
       {
@@ -118,9 +126,17 @@ describe("[[hooks]] in the cascade", () => {
         command: "./guard.sh",
         matcher: "write_file",
         timeoutMs: 500,
+        sandbox: false,
         source: projectFile,
       },
-      { name: "echo done", event: "turn_end", command: "echo done", timeoutMs: 60_000, source: "overrides" },
+      {
+        name: "echo done",
+        event: "turn_end",
+        command: "echo done",
+        timeoutMs: 60_000,
+        sandbox: true,
+        source: "overrides",
+      },
     ]);
   });
 

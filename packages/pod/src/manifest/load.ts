@@ -27,6 +27,12 @@ export interface LoadManifestOptions {
    * user has not trusted (see `ProjectTrustPolicy`); default `refuse`: a `ProjectTrustError`.
    */
   projectTrust?: ProjectTrustPolicy;
+  /**
+   * Why no command can be sandboxed here (undefined: one can; see `whyNoSandboxHere`): asked only
+   * when a project manifest's hooks need trust, so that what the user is asked says where they
+   * would run. Without it, a hook's request says both.
+   */
+  sandboxMissing?: () => Promise<string | undefined>;
 }
 
 const MANIFEST_FILE = "manifest.toml";
@@ -96,6 +102,7 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Manife
     projectRoot: realRoot,
     policy: options.projectTrust ?? "refuse",
     env,
+    ...(options.sandboxMissing !== undefined && { sandboxMissing: options.sandboxMissing }),
   });
 
   const agentsPath = path.join(projectRoot, AGENTS_FILE);

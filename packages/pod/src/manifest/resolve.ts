@@ -117,6 +117,11 @@ export interface HookSpec {
   timeoutMs: number;
   /** Secret variables the command gets (`pass_env`); it gets no other (see `withoutSecrets`). */
   passEnv?: string[];
+  /**
+   * True (the default): run in the `bash` tool's sandbox with the project read-only, where a sandbox
+   * works. False (`sandbox = false`): on the host, unconfined, as its entry asked.
+   */
+  sandbox: boolean;
   /** The manifest file that declared it. */
   source: string;
 }
@@ -243,6 +248,7 @@ export function resolveManifest({ merged, keySources }: MergedLayers, context: R
         ...(hook.matcher !== undefined && { matcher: hook.matcher }),
         timeoutMs: hook.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS,
         ...(hook.pass_env !== undefined && { passEnv: hook.pass_env }),
+        sandbox: hook.sandbox ?? true,
         source: hook.source,
       }),
     ),

@@ -45,7 +45,8 @@ export const HOOK_EVENTS = ["prompt_submit", "before_tool", "after_tool", "turn_
 /**
  * A `[[hooks]]` entry: a shell command run at `event` with a JSON description on stdin, its
  * action read from stdout. `matcher` picks tools by name (`write_file|edit_file`, `*` a
- * wildcard) and applies to the tool events only.
+ * wildcard) and applies to the tool events only. It runs in the `bash` tool's sandbox with the
+ * project read-only, unless `sandbox = false`.
  */
 const hookSchema = z
   .strictObject({
@@ -58,8 +59,10 @@ const hookSchema = z
     name: z.string().min(1),
     /** Secret variables (API keys, tokens) the command gets; it never gets them otherwise. */
     pass_env: z.array(envNameSchema),
+    /** false: run on the host, unconfined (a notification, a formatter writing files). */
+    sandbox: z.boolean(),
   })
-  .partial({ matcher: true, timeout_ms: true, name: true, pass_env: true })
+  .partial({ matcher: true, timeout_ms: true, name: true, pass_env: true, sandbox: true })
   .refine(
     (hook) => hook.matcher === undefined || hook.event === "before_tool" || hook.event === "after_tool",
     {

@@ -29,6 +29,12 @@ export interface ProjectTrustOptions {
   projectRoot: string;
   policy: ProjectTrustPolicy;
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Why no command can be sandboxed here (undefined: one can), asked once when a project layer has
+   * hooks that ask for the sandbox, so their requests say where they would really run. Without
+   * it the requests say both.
+   */
+  sandboxMissing?: () => Promise<string | undefined>;
 }
 
 /**
@@ -42,6 +48,16 @@ export async function applyProjectTrust(
   options: ProjectTrustOptions,
 ): Promise<{ layers: SourcedLayer[]; warnings: string[] }> {
   const untrusted = new Set(projectLayers.map((layer) => layer.source));
+  const sandboxedHooks = layers.some(
+    (sourced) => untrusted.has(sourced.source) && sourced.layer.hooks?.some((hook) => hook.sandbox !== false),
+  );
+  const missing = sandboxedHooks ? await options.sandboxMissing?.() : undefined;
+  const sandboxHere =
+    !sandboxedHooks || options.sandboxMissing === undefined
+      ? undefined
+      : missing === undefined
+        ? ({ works: true } as const)
+        : ({ works: false, reason: missing } as const);
   const safeLayers: SourcedLayer[] = [];
   const requests: TrustRequest[] = [];
   for (const sourced of layers) {
@@ -50,7 +66,11 @@ export async function applyProjectTrust(
       continue;
     }
     const below = mergeLayers(safeLayers).merged;
-    const classified = await classifyLayer(sourced.layer, { projectRoot: options.projectRoot, below });
+    const classified = await classifyLayer(sourced.layer, {
+      projectRoot: options.projectRoot,
+      below,
+      ...(sandboxHere !== undefined && { sandboxHere }),
+    });
     requests.push(...classified.requests);
     safeLayers.push({ source: sourced.source, layer: classified.safe });
   }

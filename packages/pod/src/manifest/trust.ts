@@ -52,6 +52,11 @@ export interface ClassifyContext {
   projectRoot: string;
   /** The merged layers below this one (defaults, the user's manifest): approvals and secrets it must not shrink. */
   below: NormalizedLayer;
+  /**
+   * Whether commands can be sandboxed on this machine, which decides where the layer's hooks
+   * would run and so what their requests say; absent: not known, and the requests say both.
+   */
+  sandboxHere?: { works: true } | { works: false; reason: string };
 }
 
 /**
@@ -87,11 +92,13 @@ export async function classifyLayer(
       case "shell":
         safe.shell = classifyShell(value as NonNullable<NormalizedLayer["shell"]>, requests);
         break;
-      case "hooks":
+      case "hooks": {
+        const where = hookPlace(layer, context);
         (value as SourcedHook[]).forEach((hook, index) => {
-          requests.push({ kind: "hook", key: `hooks[${index}]`, description: describeHook(hook) });
+          requests.push({ kind: "hook", key: `hooks[${index}]`, description: describeHook(hook, where) });
         });
         break;
+      }
       case "mcp": {
         const disabling = (value as SourcedMcpServer[]).filter((server, index) => {
           const starts = server.command !== undefined || server.url !== undefined;
@@ -120,7 +127,11 @@ function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable 
   const request = (key: string, description: string): void => {
     requests.push({ kind: "shell", key: `shell.${key}`, description });
   };
-  if (sandbox === false) request("sandbox", "run commands without the sandbox (each one then asks first)");
+  if (sandbox === false)
+    request(
+      "sandbox",
+      "run commands without the sandbox (each one then asks first) and every hook on your machine, unsandboxed",
+    );
   else if (sandbox !== undefined) safe.sandbox = sandbox;
   if (network === true) request("network", "let commands reach the network");
   else if (network !== undefined) safe.network = network;
@@ -236,9 +247,35 @@ function describeTarget(target: string, real: string | undefined): string {
   return `${target} (really ${real})`;
 }
 
-function describeHook(hook: SourcedHook): string {
+/** Where the layer's hooks that ask for the sandbox would run: in it, on the host (and why), or not known. */
+type HookPlace = { sandboxed: true } | { sandboxed: false; reason: string } | { sandboxed: "unknown" };
+
+function hookPlace(layer: NormalizedLayer, context: ClassifyContext): HookPlace {
+  if (layer.shell?.sandbox === false)
+    return { sandboxed: false, reason: "this manifest turns the sandbox off (shell.sandbox = false)" };
+  if (context.below.shell?.sandbox === false)
+    return { sandboxed: false, reason: "your manifest turns the sandbox off (shell.sandbox = false)" };
+  if (context.sandboxHere === undefined) return { sandboxed: "unknown" };
+  return context.sandboxHere.works
+    ? { sandboxed: true }
+    : { sandboxed: false, reason: `no sandbox works here: ${context.sandboxHere.reason}` };
+}
+
+/**
+ * The hook, its exact command, and plainly where it runs: a hook on the host runs with the user's
+ * rights whatever the agent wrote into the project files it runs (a `package.json` script, a
+ * `./scripts/guard.sh`), which the agent's own sandbox lets it rewrite.
+ */
+function describeHook(hook: SourcedHook, place: HookPlace): string {
   const when = hook.matcher === undefined ? hook.event : `${hook.event} of ${hook.matcher}`;
-  return `run the shell command ${JSON.stringify(hook.command)} at ${when}${passing(hook.pass_env)}`;
+  const run = `run the shell command ${JSON.stringify(hook.command)} at ${when}${passing(hook.pass_env)}`;
+  const onHost = "whatever project files it runs, the agent can rewrite first";
+  if (hook.sandbox === false)
+    return `${run} on your machine, unsandboxed (sandbox = false), with your rights: ${onHost}`;
+  if (place.sandboxed === true) return `${run}, in the sandbox with the project read-only`;
+  if (place.sandboxed === false)
+    return `${run} on your machine, unsandboxed (${place.reason}), with your rights: ${onHost}`;
+  return `${run}, in the sandbox with the project read-only (where no sandbox works: on your machine, unsandboxed, with your rights: ${onHost})`;
 }
 
 function describeMcp(server: SourcedMcpServer): string {

@@ -11,7 +11,7 @@ import {
 import { toolDefinition } from "@yoake/llm-worker/internal";
 import { Approvals } from "../approval/approvals.js";
 import { resolveCompactionSettings } from "../compaction/compaction-settings.js";
-import { createShellHooks } from "../hooks/shell-hook.js";
+import { createShellHooks, unsandboxedHooksWarning } from "../hooks/shell-hook.js";
 import { podDataDir } from "../manifest/data-dir.js";
 import { loadManifest } from "../manifest/load.js";
 import type { Manifest } from "../manifest/resolve.js";
@@ -25,6 +25,7 @@ import { ScopedFs } from "../scope/scoped-fs.js";
 import { FileSessionStore } from "../session-log/file-session-store.js";
 import { loadSessionKey } from "../session-log/session-key.js";
 import { CommandApprovals } from "../shell/command-approval.js";
+import { probeCommandSandbox, whyNoSandboxHere } from "../shell/command-sandbox.js";
 import { openShell } from "../shell/open-shell.js";
 import type { Shell } from "../shell/shell.js";
 import { discoverSkills } from "../skills/skills.js";
@@ -71,6 +72,8 @@ export async function assemblePod(
     env,
     ...(options.overrides !== undefined && { overrides: options.overrides }),
     ...(options.projectTrust !== undefined && { projectTrust: options.projectTrust }),
+    // What the trust prompt says of a project's hooks: in the sandbox, or on the host.
+    sandboxMissing: () => whyNoSandboxHere(env),
   });
   const fs = await ScopedFs.create(options.child?.scope ?? manifest.scope, {
     allowHardLinks: manifest.scope.hardLinks,
@@ -79,12 +82,6 @@ export async function assemblePod(
   const dataDir = options.dataDir ?? podDataDir(manifest.projectRoot, env);
   // The hooks raise alerts through the hub, which needs the Worker: they meet through this slot.
   let hub: PodEventHub | undefined;
-  const hooks = createShellHooks(manifest.hooks, {
-    projectRoot: manifest.projectRoot,
-    env,
-    ...(manifest.model.apiKeyEnv !== undefined && { keyVariables: new Set([manifest.model.apiKeyEnv]) }),
-    alert: (alert) => hub?.emit({ type: "alert", ...alert }),
-  });
   const compaction = resolveCompactionSettings(options.compaction ?? {}, manifest.model.contextWindow);
   const blobStore = options.blobStore ?? new FsBlobStore(path.join(dataDir, "blobs"));
   // The user's key, kept outside the project, seals and verifies every line of the session log.
@@ -107,13 +104,27 @@ export async function assemblePod(
     },
   );
   const plan = new PlanBook(opened.restored?.plan);
-  const [{ shell, warnings: shellWarnings }, skills] = await Promise.all([
+  const [{ shell, warnings: shellWarnings, status: shellSandbox }, skills] = await Promise.all([
     shellOpening,
     discoverSkills(manifest.projectRoot, env),
   ]);
+  // The hooks run in the shell's sandbox, read-only: probed here when there is no shell to share it.
+  const hookSandbox =
+    shellSandbox ??
+    (manifest.hooks.some((spec) => spec.sandbox)
+      ? await probeCommandSandbox(manifest, env, options.shellHide)
+      : undefined);
+  const hooksWarning = hookSandbox && unsandboxedHooksWarning(manifest.hooks, hookSandbox);
+  const hooks = createShellHooks(manifest.hooks, {
+    projectRoot: manifest.projectRoot,
+    env,
+    ...(manifest.model.apiKeyEnv !== undefined && { keyVariables: new Set([manifest.model.apiKeyEnv]) }),
+    ...(hookSandbox?.ok === true && { sandbox: hookSandbox.sandbox.readOnly() }),
+    alert: (alert) => hub?.emit({ type: "alert", ...alert }),
+  });
   // Told with the manifest's warnings, which the user reads at start (as is a skill folder that
   // cannot be read).
-  manifest.warnings.push(...shellWarnings, ...skills.warnings);
+  manifest.warnings.push(...shellWarnings, ...(hooksWarning ? [hooksWarning] : []), ...skills.warnings);
   const commands =
     shell && new CommandApprovals(manifest.shell.alwaysAsk, shell.sandboxed, manifest.shell.ask);
   const state = new PodSharedState(

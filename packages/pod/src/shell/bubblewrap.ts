@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type Scope, type ScopeRule } from "../scope/rules.js";
+import { childScope } from "../subagents/child-scope.js";
 import { type GuardedPaths, ProjectGuard } from "./project-guard.js";
 import type { Sandbox } from "./sandbox.js";
 import type { ShellLaunch } from "./shell-process.js";
@@ -236,5 +237,9 @@ export class BubblewrapSandbox implements Sandbox {
     // /proc/1/environ is readable from inside.
     const settle = () => this.guard.endCommand();
     return { file: this.bwrapPath, args: [...args, "--", ...argv], cwd: "/", env, settle };
+  }
+
+  readOnly(): Sandbox {
+    return new BubblewrapSandbox(this.bwrapPath, childScope(this.scope, false), this.options);
   }
 }

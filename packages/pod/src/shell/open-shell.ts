@@ -1,16 +1,16 @@
-import path from "node:path";
 import type { Manifest } from "../manifest/resolve.js";
-import { podSocketPath } from "../protocol/socket-path.js";
 import { BASH_TOOL_NAME } from "./bash-tool.js";
 import { commandEnv } from "./command-env.js";
+import { probeCommandSandbox } from "./command-sandbox.js";
 import type { SandboxStatus } from "./sandbox.js";
-import { probeSandbox } from "./sandbox-probe.js";
 import { Shell } from "./shell.js";
 
 /** The Pod's shell, or why there is none; `warnings` are for the user, one line each. */
 export interface OpenedShell {
   shell?: Shell;
   warnings: string[];
+  /** What the probe found (the hooks run in this sandbox, read-only); absent when nothing was probed. */
+  status?: SandboxStatus;
 }
 
 /**
@@ -33,25 +33,15 @@ export async function openShell(
   const { env: shellEnv, refused } = commandEnv(env, settings.env, manifest.model.apiKeyEnv);
   if (refused.length > 0)
     warnings.push(`shell.env: ${refused.join(", ")} not passed to commands (provider keys never are)`);
-  const hide = [path.dirname(podSocketPath(manifest.projectRoot, env))];
-  const runtimeDir = env.XDG_RUNTIME_DIR;
-  if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
-  hide.push(...hidden);
-  const status: SandboxStatus = settings.sandbox
-    ? await probeSandbox(manifest.scope, { network: settings.network, hide }, env)
-    : {
-        ok: false,
-        reason: `the manifest turned it off (shell.sandbox = false, from ${manifest.keySources["shell.sandbox"]})`,
-        fix: "remove shell.sandbox = false",
-      };
+  const status = await probeCommandSandbox(manifest, env, hidden);
   if (!status.ok) {
     const then =
       settings.unsandboxed === "off"
         ? "the bash tool is off"
         : "every bash command will ask for approval, unsandboxed";
     warnings.push(`no sandbox for commands: ${status.reason}; ${then}. Fix: ${status.fix}`);
-    if (settings.unsandboxed === "off") return { warnings };
+    if (settings.unsandboxed === "off") return { warnings, status };
   }
   const shell = new Shell({ root: manifest.projectRoot, cwd, settings, status, env: shellEnv });
-  return { shell, warnings };
+  return { shell, warnings, status };
 }

@@ -9,6 +9,12 @@ export interface Sandbox {
   readonly name: string;
   /** How to run `argv` in `cwd` with exactly `env`, confined. */
   launch(argv: readonly string[], cwd: string, env: Readonly<Record<string, string>>): Promise<ShellLaunch>;
+  /**
+   * The same sandbox (mechanism, network, hidden directories, deny rules) with every write rule
+   * of the scope made read-only: for what runs files the agent could have rewritten (the
+   * manifest's hooks), which must leave nothing behind that runs later.
+   */
+  readOnly(): Sandbox;
 }
 
 /** What the start-up probe found: a sandbox that works, or why there is none and how to get one. */

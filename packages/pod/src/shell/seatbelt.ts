@@ -1,6 +1,7 @@
 import path from "node:path";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type Scope } from "../scope/rules.js";
+import { childScope } from "../subagents/child-scope.js";
 import { type ConfinementOptions, PROTECTED_NAMES } from "./bubblewrap.js";
 import type { Sandbox } from "./sandbox.js";
 import type { ShellLaunch } from "./shell-process.js";
@@ -72,5 +73,9 @@ export class SeatbeltSandbox implements Sandbox {
     const profile = await compileSeatbeltProfile(this.scope, this.options);
     const dir = (await canonicalize(path.resolve(this.scope.root, cwd))).real;
     return { file: SANDBOX_EXEC_PATH, args: ["-p", profile, ...argv], cwd: dir, env };
+  }
+
+  readOnly(): Sandbox {
+    return new SeatbeltSandbox(childScope(this.scope, false), this.options);
   }
 }

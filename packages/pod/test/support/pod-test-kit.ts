@@ -8,6 +8,7 @@ import path from "node:path";
 import { type MockProvider, type ScriptedResponse, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterEach, beforeEach } from "vitest";
 import type { ManifestLayerInput } from "../../src/manifest/schema.js";
+import type { ProjectTrustPolicy } from "../../src/manifest/trust-gate.js";
 import type { PodEvent } from "../../src/pod/events.js";
 import { Pod } from "../../src/pod.js";
 
@@ -19,22 +20,32 @@ export interface PodTestbed {
   mock: MockProvider;
   /** Writes a file of the project, making its directories. */
   put(relative: string, content: string | Uint8Array): string;
-  /** A Pod on the project, talking to the mock, with the given overrides on top (and `env` over its environment). */
-  createPod(overrides?: ManifestLayerInput, env?: Record<string, string>): Promise<Pod>;
+  /**
+   * A Pod on the project, talking to the mock, with the given overrides on top (and `env` over its
+   * environment); the project's manifest is trusted unless `projectTrust` says otherwise.
+   */
+  createPod(
+    overrides?: ManifestLayerInput,
+    env?: Record<string, string>,
+    projectTrust?: ProjectTrustPolicy,
+  ): Promise<Pod>;
   /** Every event the Pod emitted, in order (recorded from creation on). */
   events(pod: Pod): PodEvent[];
   /** The JSON text of the `n`th request the mock received. */
   sent(n: number): string;
 }
 
-/** Call at the top level of a test file: a fresh project and mock provider per test. */
-export function usePodTestbed(): () => PodTestbed {
+/**
+ * Call at the top level of a test file: a fresh project and mock provider per test, in a
+ * temporary directory under `parentDir` (default: the system's).
+ */
+export function usePodTestbed(options: { parentDir?: string } = {}): () => PodTestbed {
   let bed: PodTestbed | undefined;
   const recorded = new WeakMap<Pod, PodEvent[]>();
   /** Closed after each test: a Pod a test left open holds its session log's file and its shell. */
   const pods = new Set<Pod>();
   beforeEach(async () => {
-    const base = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-pod-")));
+    const base = realpathSync(mkdtempSync(path.join(options.parentDir ?? tmpdir(), "yoake-pod-")));
     const project = path.join(base, "project");
     mkdirSync(path.join(project, ".git"), { recursive: true });
     const mock = await startMockProvider();
@@ -49,11 +60,11 @@ export function usePodTestbed(): () => PodTestbed {
       base,
       mock,
       put,
-      createPod: async (overrides = {}, extraEnv = {}) => {
+      createPod: async (overrides = {}, extraEnv = {}, projectTrust = "trust-once") => {
         const pod = await Pod.create({
           cwd: project,
           // The tests write the project's manifest themselves.
-          projectTrust: "trust-once",
+          projectTrust,
           env: {
             HOME: path.join(base, "home"),
             XDG_STATE_HOME: path.join(base, "state"),

@@ -10,6 +10,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -133,4 +134,13 @@ export function processesWhere(matches: (cmdline: string) => boolean): number[] 
     }
   }
   return pids;
+}
+
+/** A PATH directory made at `dir` with every program of /usr/bin but bwrap: no sandbox works on it. */
+export function pathWithoutBwrap(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync("/usr/bin")) {
+    if (name !== "bwrap") symlinkSync(path.join("/usr/bin", name), path.join(dir, name));
+  }
+  return dir;
 }

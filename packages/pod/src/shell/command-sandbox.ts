@@ -1,0 +1,46 @@
+import path from "node:path";
+import type { Manifest } from "../manifest/resolve.js";
+import { podSocketPath } from "../protocol/socket-path.js";
+import type { SandboxStatus } from "./sandbox.js";
+import { probeSandbox } from "./sandbox-probe.js";
+
+/**
+ * The sandbox the manifest's commands run in, the `bash` tool's and (made read-only) the hooks',
+ * or why there is none: probed with the manifest's scope and `[shell]` settings, the directories
+ * of the user's session sockets hidden, and `hidden` (absolute: what the embedder keeps from every
+ * command, `PodOptions.shellHide`). `[shell] sandbox = false` is a status too, never a probe.
+ * Never throws.
+ */
+export async function probeCommandSandbox(
+  manifest: Manifest,
+  env: Readonly<Record<string, string | undefined>>,
+  hidden: readonly string[] = [],
+): Promise<SandboxStatus> {
+  const settings = manifest.shell;
+  if (!settings.sandbox)
+    return {
+      ok: false,
+      reason: `the manifest turned it off (shell.sandbox = false, from ${manifest.keySources["shell.sandbox"]})`,
+      fix: "remove shell.sandbox = false",
+    };
+  const hide = [path.dirname(podSocketPath(manifest.projectRoot, env))];
+  const runtimeDir = env.XDG_RUNTIME_DIR;
+  if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
+  hide.push(...hidden);
+  return probeSandbox(manifest.scope, { network: settings.network, hide }, env);
+}
+
+/**
+ * Why no command can be sandboxed here at all (no bubblewrap, no user namespaces, another
+ * platform), found before any manifest is read: what the trust prompt says of a project's hooks,
+ * which would then run on the host. Undefined when a sandbox works. The probe's answer is kept for
+ * the process, so the Pod's own probe that follows does not run bwrap again.
+ */
+export async function whyNoSandboxHere(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string | undefined> {
+  // Rooted at "/": a project under /tmp would be behind the sandbox's private /tmp, and this scope
+  // has no rule to show it again.
+  const status = await probeSandbox({ root: "/", allow: [], deny: [] }, { network: false, hide: [] }, env);
+  return status.ok ? undefined : status.reason;
+}
