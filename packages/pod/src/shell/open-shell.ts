@@ -3,6 +3,7 @@ import type { Manifest } from "../manifest/resolve.js";
 import { podSocketPath } from "../protocol/socket-path.js";
 import { BASH_TOOL_NAME } from "./bash-tool.js";
 import { commandEnv } from "./command-env.js";
+import { hostReads } from "./host-reads.js";
 import type { SandboxStatus } from "./sandbox.js";
 import { probeSandbox } from "./sandbox-probe.js";
 import { Shell } from "./shell.js";
@@ -33,8 +34,9 @@ export async function openShell(
   const hide = [path.dirname(podSocketPath(manifest.projectRoot, env))];
   const runtimeDir = env.XDG_RUNTIME_DIR;
   if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
+  const reads = await hostReads(manifest.projectRoot, settings.reveal, env);
   const status: SandboxStatus = settings.sandbox
-    ? await probeSandbox(manifest.scope, { network: settings.network, hide }, env)
+    ? await probeSandbox(manifest.scope, { network: settings.network, hide, reads }, env)
     : {
         ok: false,
         reason: `the manifest turned it off (shell.sandbox = false, from ${manifest.keySources["shell.sandbox"]})`,

@@ -12,7 +12,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shellBed } from "../../test/support/shell-test-kit.js";
+import type { HostReads } from "./host-reads.js";
 import { probeSandbox } from "./sandbox-probe.js";
+
+/** Nothing hidden outside the scope: these tests are about the probe, not about what it hides. */
+const SCOPE_ONLY: HostReads = { homes: [], reveal: [], named: [], secrets: [], sealed: [] };
 
 /** A PATH with bash and nothing else: no bwrap on it. */
 const bin = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-nobwrap-")));
@@ -24,7 +28,7 @@ describe("the sandbox probe", () => {
   it("finds bubblewrap on PATH and runs it", async () => {
     const status = await probeSandbox(
       { root: tmpdir(), allow: [], deny: [] },
-      { network: false, hide: [] },
+      { network: false, hide: [], reads: SCOPE_ONLY },
       { PATH: process.env.PATH },
     );
     expect(status).toMatchObject({ ok: true, sandbox: { name: "bubblewrap" } });
@@ -33,7 +37,7 @@ describe("the sandbox probe", () => {
   it("says bubblewrap is missing and how to install it when it is not on PATH", async () => {
     const status = await probeSandbox(
       { root: tmpdir(), allow: [], deny: [] },
-      { network: false, hide: [] },
+      { network: false, hide: [], reads: SCOPE_ONLY },
       { PATH: bin },
     );
     expect(status).toEqual({
@@ -54,7 +58,7 @@ describe("the sandbox probe", () => {
     try {
       const status = await probeSandbox(
         { root: tmpdir(), allow: [], deny: [] },
-        { network: false, hide: [] },
+        { network: false, hide: [], reads: SCOPE_ONLY },
         { PATH: fake },
       );
       expect(status).toMatchObject({
@@ -78,7 +82,7 @@ describe("the sandbox probe", () => {
     chmodSync(path.join(fake, "bwrap"), 0o755);
     const starts = () => readFileSync(log, "utf8").trim().split("\n").length;
     const probe = (root: string, network = false) =>
-      probeSandbox({ root, allow: [], deny: [] }, { network, hide: [] }, { PATH: fake });
+      probeSandbox({ root, allow: [], deny: [] }, { network, hide: [], reads: SCOPE_ONLY }, { PATH: fake });
     try {
       writeFileSync(failing, "");
       expect(await probe(tmpdir())).toMatchObject({ ok: false });
