@@ -96,6 +96,19 @@ describe("compileBubblewrapArgs", () => {
     expect(mounts(args)).toContain("--tmpfs /run");
   });
 
+  it("does not hide again what is already hidden (bwrap could not make a mount point in a read-only tmpfs)", async () => {
+    // As XDG_RUNTIME_DIR=/run/user/1000 under the hidden /run.
+    const run = path.join(base, "run");
+    mkdirSync(path.join(run, "user", "1000"), { recursive: true });
+    const args = await compileBubblewrapArgs({ root, allow: [rule(".", "write")], deny: [] }, ".", {
+      network: false,
+      hide: [run, path.join(run, "user", "1000")],
+      reads: SCOPE_ONLY,
+    });
+    expect(mounts(args)).toContain(`--tmpfs ${run}`);
+    expect(mounts(args).join("\n")).not.toContain(`${run}/user`);
+  });
+
   it("shows again what the scope lets the agent read under the private /tmp", async () => {
     const tmpBase = realpathSync(mkdtempSync("/tmp/yoake-bwrap-"));
     const project = path.join(tmpBase, "project");

@@ -1,10 +1,9 @@
-import { lstat, realpath } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { pathCovers } from "../scope/rules.js";
 import type { ConfinementOptions } from "./bubblewrap.js";
 import type { Mount, MountPlan } from "./bubblewrap-mounts.js";
 import { listedSocketPaths, resolverFile } from "./host-sockets.js";
-import { resolvePath } from "./resolved-path.js";
 
 /**
  * Adds to `plan` (which holds the scope's mounts already) what keeps the host's secrets out of
@@ -30,40 +29,32 @@ export async function confineHostReads(
   deniedRead: (real: string) => boolean,
 ): Promise<void> {
   const { reads } = options;
+  // Every look-up at once: a command waits for this at each launch.
+  const [homes, shown, hidden, secrets, sealed, sockets, resolver] = await Promise.all([
+    lookUpAll(reads.homes),
+    lookUpAll([...reads.reveal, ...readable]),
+    lookUpAll(["/run", ...options.hide]),
+    lookUpAll(reads.secrets),
+    lookUpAll(reads.sealed),
+    listedSocketPaths().then(lookUpAll),
+    options.network ? resolverFile() : undefined,
+  ]);
   const writable = plan.all().filter((mount) => mount.kind === "write");
   const insideWritable = (view: string): boolean => writable.some((w) => pathCovers(w.path, true, view));
-  const homes = (
-    await Promise.all(
-      reads.homes.map(async (home) => ({ lexical: path.resolve(home), ...(await resolvePath(home)) })),
-    )
-  ).filter((home) => home.exists && home.isDirectory);
 
-  const named = new Set([...reads.named, ...readable].map((p) => path.resolve(p)));
-  const shown = await Promise.all(
-    [...reads.reveal, ...readable].map(async (p) => ({
-      lexical: path.resolve(p),
-      ...(await resolvePath(p)),
-    })),
-  );
   const hiddenHomes = homes.filter(
     (home) =>
+      home.isDirectory &&
       !writable.some((w) => pathCovers(w.path, true, home.real)) &&
-      !shown.some(
-        (s) => s.exists && (pathCovers(s.lexical, true, home.lexical) || pathCovers(s.real, true, home.real)),
-      ),
+      !shown.some((s) => pathCovers(s.lexical, true, home.lexical) || pathCovers(s.real, true, home.real)),
   );
-  for (const home of hiddenHomes)
-    if (plan.hostPathAt(home.real) === home.real)
-      plan.add({ path: home.real, kind: "mask", isDirectory: true });
-  for (const dir of ["/run", ...options.hide]) {
-    const hidden = await resolvePath(dir);
-    if (hidden.exists && hidden.isDirectory && plan.hostPathAt(hidden.real) === hidden.real)
-      plan.add({ path: hidden.real, kind: "mask", isDirectory: true });
-  }
+  for (const dir of [...hiddenHomes, ...hidden])
+    if (dir.isDirectory && plan.hostPathAt(dir.real) === dir.real)
+      plan.add({ path: dir.real, kind: "mask", isDirectory: true });
 
+  const named = new Set([...reads.named, ...readable].map((p) => path.resolve(p)));
   const reveals: (Mount & { named: boolean })[] = [];
-  for (const { lexical, real, exists, isDirectory } of shown) {
-    if (!exists) continue;
+  for (const { lexical, real, isDirectory } of shown) {
     const home = hiddenHomes.find((h) => pathCovers(h.lexical, true, lexical));
     const view = home === undefined ? real : path.join(home.real, path.relative(home.lexical, lexical));
     if (insideWritable(view) || deniedRead(view) || deniedRead(real)) continue;
@@ -73,40 +64,42 @@ export async function confineHostReads(
   reveals.sort((a, b) => a.path.length - b.path.length);
   for (const { named: isNamed, ...reveal } of reveals)
     if (isNamed || plan.hostPathAt(reveal.path) !== reveal.source) plan.add(reveal);
-  if (options.network) {
-    const resolver = await resolverFile();
-    if (resolver !== undefined && plan.hostPathAt(resolver) !== resolver)
-      plan.add({ path: resolver, kind: "reveal", isDirectory: false });
-  }
+  if (resolver !== undefined && plan.hostPathAt(resolver) !== resolver)
+    plan.add({ path: resolver, kind: "reveal", isDirectory: false });
 
-  for (const secret of reads.secrets) {
-    const found = await resolvePath(secret);
-    if (!found.exists || named.has(path.resolve(secret)) || named.has(found.real)) continue;
-    maskEverywhere(plan, found.real, found.isDirectory);
-  }
-  for (const sealed of reads.sealed) {
-    const found = await resolvePath(sealed);
-    if (found.exists) maskEverywhere(plan, found.real, found.isDirectory);
-  }
-  for (const socket of await hostSockets()) {
+  for (const secret of secrets)
+    if (!named.has(secret.lexical) && !named.has(secret.real)) maskEverywhere(plan, secret);
+  for (const key of sealed) maskEverywhere(plan, key);
+  for (const socket of new Set(sockets.filter((found) => found.isSocket).map((found) => found.real))) {
     for (const view of plan.positionsOf(socket))
       if (plan.topAt(view)?.kind !== "write") plan.add({ path: view, kind: "mask", isDirectory: false });
   }
 }
 
-function maskEverywhere(plan: MountPlan, real: string, isDirectory: boolean): void {
-  for (const view of plan.positionsOf(real)) plan.add({ path: view, kind: "mask", isDirectory });
+/** A path that exists: as given (made absolute), where it really is, and what it is. */
+interface Found {
+  lexical: string;
+  real: string;
+  isDirectory: boolean;
+  isSocket: boolean;
 }
 
-/** The canonical paths of the pathname sockets the kernel lists now that are still sockets. */
-async function hostSockets(): Promise<string[]> {
+/** The paths of `paths` that exist (a dangling link or a loop does not), looked up at once. */
+async function lookUpAll(paths: readonly string[]): Promise<Found[]> {
   const found = await Promise.all(
-    (await listedSocketPaths()).map(async (listed) => {
-      const real = await realpath(listed).catch(() => undefined);
+    paths.map(async (p): Promise<Found | undefined> => {
+      const lexical = path.resolve(p);
+      const info = await stat(lexical).catch(() => undefined);
+      if (info === undefined) return undefined;
+      const real = await realpath(lexical).catch(() => undefined);
       if (real === undefined) return undefined;
-      const info = await lstat(real).catch(() => undefined);
-      return info?.isSocket() === true ? real : undefined;
+      return { lexical, real, isDirectory: info.isDirectory(), isSocket: info.isSocket() };
     }),
   );
-  return [...new Set(found.filter((real): real is string => real !== undefined))];
+  return found.filter((f): f is Found => f !== undefined);
+}
+
+function maskEverywhere(plan: MountPlan, found: Found): void {
+  for (const view of plan.positionsOf(found.real))
+    plan.add({ path: view, kind: "mask", isDirectory: found.isDirectory });
 }
