@@ -222,6 +222,23 @@ describe("compileBubblewrapArgs outside the project", () => {
     expect(shown).toContain(`--ro-bind ${home}/.local/state/yoake/session-key (null)`);
   });
 
+  it("never hides / as a home nor binds the host's /, /proc or /dev; a reveal of a hidden directory shows it", async () => {
+    const home = path.join(base, "home");
+    const run = path.join(base, "run-user");
+    make(home, ".ssh/id_ed25519");
+    make(run, "yoake/pod.sock");
+    const reads = await hostReads(root, ["/", "/proc/1", "/dev/shm", run], { HOME: "/" });
+    const shown = mounts(
+      await compileBubblewrapArgs(writeProject(root), ".", { network: false, hide: [run], reads }),
+    );
+    expect(shown.filter((m) => m === "--ro-bind /" || m === "--tmpfs /")).toEqual(["--ro-bind /"]);
+    expect(shown.join("\n")).not.toMatch(/ \/proc|\/dev/);
+    // "/" reveals the home of this process too: its credential stores are masked instead.
+    expect(shown).not.toContain(`--tmpfs ${homedir()}`);
+    expect(shown).toContain(`--ro-bind ${run}`);
+    expect(shown).not.toContain(`--tmpfs ${run}`);
+  });
+
   it("masks Yoake's state outside the home, other projects' .yoake and this project's session logs", async () => {
     const state = path.join(base, "state");
     const other = path.join(base, "other");

@@ -5,6 +5,9 @@ import type { ConfinementOptions } from "./bubblewrap.js";
 import type { Mount, MountPlan } from "./bubblewrap-mounts.js";
 import { listedSocketPaths, resolverFile } from "./host-sockets.js";
 
+/** What no reveal may bind from the host: its devices and its processes. */
+const HOST_ONLY: readonly string[] = ["/dev", "/proc"];
+
 /**
  * Adds to `plan` (which holds the scope's mounts already) what keeps the host's secrets out of
  * reach, in the order the decisions depend on each other:
@@ -42,22 +45,29 @@ export async function confineHostReads(
   const writable = plan.all().filter((mount) => mount.kind === "write");
   const insideWritable = (view: string): boolean => writable.some((w) => pathCovers(w.path, true, view));
 
+  const named = new Set([...reads.named, ...readable].map((p) => path.resolve(p)));
   const hiddenHomes = homes.filter(
     (home) =>
+      // A home of "/" (some service accounts') cannot be hidden: its credential stores are masked.
       home.isDirectory &&
+      home.real !== "/" &&
       !writable.some((w) => pathCovers(w.path, true, home.real)) &&
       !shown.some((s) => pathCovers(s.lexical, true, home.lexical) || pathCovers(s.real, true, home.real)),
   );
-  for (const dir of [...hiddenHomes, ...hidden])
-    if (dir.isDirectory && plan.hostPathAt(dir.real) === dir.real)
+  for (const dir of [...hiddenHomes, ...hidden]) {
+    const revealed = named.has(dir.lexical) || named.has(dir.real);
+    if (dir.isDirectory && !revealed && plan.hostPathAt(dir.real) === dir.real)
       plan.add({ path: dir.real, kind: "mask", isDirectory: true });
+  }
 
-  const named = new Set([...reads.named, ...readable].map((p) => path.resolve(p)));
   const reveals: (Mount & { named: boolean })[] = [];
   for (const { lexical, real, isDirectory } of shown) {
     const home = hiddenHomes.find((h) => pathCovers(h.lexical, true, lexical));
     const view = home === undefined ? real : path.join(home.real, path.relative(home.lexical, lexical));
     if (insideWritable(view) || deniedRead(view) || deniedRead(real)) continue;
+    // The sandbox's own /dev and /proc are never replaced by the host's (its processes' environ),
+    // nor the whole tree bound again over them: "/" shows the home (above), and binds nothing.
+    if (HOST_ONLY.some((dir) => pathCovers(view, true, dir) || pathCovers(dir, true, view))) continue;
     reveals.push({ path: view, source: real, kind: "reveal", isDirectory, named: named.has(lexical) });
   }
   // Parents first, so that what a shown parent already shows is not bound twice.
