@@ -7,6 +7,7 @@
  * contains the home. Every secret holds a marker; an attempt escaped when the marker (or the
  * file's base64 or hex) is in its output, or when a server counted a connection. The count must be 0.
  */
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -257,6 +258,39 @@ describe("the escape suite: reads and sockets outside the project", () => {
       expect(own.connections).toBe(1);
     } finally {
       await new Promise<void>((resolve) => own.server.close(() => resolve()));
+    }
+  });
+
+  it("abstract sockets are out of reach with the network off (and the host's with it on, as the README says)", async () => {
+    const name = `yoake-abstract-${randomBytes(4).toString("hex")}`;
+    // Node cannot bind an abstract name; Python can. Each connection it accepts is a line.
+    const server = spawn("/usr/bin/python3", [
+      "-c",
+      `import socket\ns=socket.socket(socket.AF_UNIX)\ns.bind('\\0${name}')\ns.listen(50)\nprint('ready', flush=True)\nwhile True:\n  c,_=s.accept(); print('accepted', flush=True); c.close()`,
+    ]);
+    let accepted = 0;
+    const ready = new Promise<void>((resolve) =>
+      server.stdout.on("data", (data: Buffer) => {
+        if (data.toString().includes("ready")) resolve();
+        accepted += data.toString().split("accepted").length - 1;
+      }),
+    );
+    try {
+      await ready;
+      const connect = `/usr/bin/python3 -c "import socket; socket.socket(socket.AF_UNIX).connect('\\0${name}'); print('connected')"`;
+      for (const network of [false, true]) {
+        const bed = await shellBed({ parentDir: "/var/tmp", overrides: { shell: { network } } });
+        const output = await bed.bash({ command: connect });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (!network) {
+          attempts++;
+          expect(output).toContain("ConnectionRefusedError");
+          expect(accepted).toBe(0);
+        } else
+          console.log(`abstract socket with the network on: ${accepted === 1 ? "reached" : "not reached"}`);
+      }
+    } finally {
+      server.kill("SIGKILL");
     }
   });
 
