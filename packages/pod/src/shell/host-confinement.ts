@@ -1,9 +1,16 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { pathCovers } from "../scope/rules.js";
-import type { ConfinementOptions } from "./bubblewrap.js";
 import type { Mount, MountPlan } from "./bubblewrap-mounts.js";
+import type { HostReads } from "./host-reads.js";
 import { listedSocketPaths, resolverFile } from "./host-sockets.js";
+
+/** The part of the sandbox's `ConfinementOptions` that concerns the host outside the scope. */
+export interface HostConfinement {
+  network: boolean;
+  hide: readonly string[];
+  reads: HostReads;
+}
 
 /** What no reveal may bind from the host: its devices and its processes. */
 const HOST_ONLY: readonly string[] = ["/dev", "/proc"];
@@ -27,7 +34,7 @@ const HOST_ONLY: readonly string[] = ["/dev", "/proc"];
  */
 export async function confineHostReads(
   plan: MountPlan,
-  options: ConfinementOptions,
+  options: HostConfinement,
   readable: readonly string[],
   deniedRead: (real: string) => boolean,
 ): Promise<void> {
