@@ -20,8 +20,14 @@ export const TOOLCHAIN_DIRS: readonly string[] = [
   ".fnm",
   ".local/share/fnm",
   ".local/share/pnpm",
+  ".npm/_cacache",
+  ".yarn/berry/cache",
   ".bun",
   ".deno",
+  // Headers and browsers that native modules and test runners download once.
+  ".cache/node-gyp",
+  ".cache/ms-playwright",
+  ".cache/puppeteer",
   // Rust: binaries and the crates' sources (cargo's credentials are beside them, not in them).
   ".rustup",
   ".cargo/bin",
