@@ -101,7 +101,9 @@ beforeAll(async () => {
   await mkdir(path.join(home, "config", "yoake"), { recursive: true });
   await writeFile(
     path.join(home, "config", "yoake", "manifest.toml"),
-    `[[hooks]]\nevent = "turn_end"\ncommand = "env > ${hookEnvDir}/turn-$$.txt"\n`,
+    // The operator's own hook, on the worker's host (sandbox = false): it records what a hook's
+    // environment holds, which must be no database credential.
+    `[[hooks]]\nevent = "turn_end"\nsandbox = false\ncommand = "env > ${hookEnvDir}/turn-$$.txt"\n`,
   );
   secretOrigin = path.join(bed.scratch, "secret.git");
   await makeRepository(secretOrigin, { "secret.txt": `${MARK}-mirror\n` }, true);

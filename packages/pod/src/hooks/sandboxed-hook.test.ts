@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processesWhere } from "../../test/support/shell-test-kit.js";
 import type { HookEvent, HookSpec } from "../manifest/resolve.js";
 import type { Alert } from "../pod/alert.js";
+import { NO_HOST_READS } from "../shell/host-reads.js";
 import type { Sandbox } from "../shell/sandbox.js";
 import { probeSandbox } from "../shell/sandbox-probe.js";
 import { createShellHooks } from "./shell-hook.js";
@@ -37,7 +38,7 @@ beforeEach(async () => {
   writeFileSync(path.join(project, "config.json"), '{"frozen":["gen/"]}\n');
   const status = await probeSandbox(
     { root: project, allow: [{ path: ".", access: "write", recursive: true, source: "test" }], deny: [] },
-    { network: false, hide: [] },
+    { network: false, hide: [], reads: NO_HOST_READS },
     { PATH: process.env.PATH },
   );
   if (!status.ok) throw new Error(`no sandbox: ${status.reason}`);

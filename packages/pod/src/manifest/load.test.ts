@@ -116,6 +116,15 @@ describe("loadManifest cascade", () => {
     ]);
   });
 
+  it("expands [shell] reveal from ~ and adds every layer's paths up", async () => {
+    put(userFile(), '[shell]\nreveal = ["~/.gitconfig"]\n');
+    put(projectFile(), '[shell]\nreveal = ["/opt/creds"]\n');
+    expect((await load()).shell.reveal).toEqual([path.join(home, ".gitconfig"), "/opt/creds"]);
+    put(projectFile(), '[shell]\nreveal = ["relative/path"]\n');
+    const error = await loadError(load());
+    expect(error.message).toContain('expected an absolute or "~/" path');
+  });
+
   it("takes command-line assignments as the top layer", async () => {
     const manifest = await load(
       repo,

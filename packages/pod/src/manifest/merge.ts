@@ -36,6 +36,8 @@ const UNION_LISTS: ReadonlySet<string> = new Set([
   "mcp",
   // A project must not drop the user's own always-ask commands.
   "shell.always_ask",
+  // What the user's manifest reveals stays revealed; a project's (trusted) adds to it.
+  "shell.reveal",
 ]);
 
 /**
@@ -43,8 +45,13 @@ const UNION_LISTS: ReadonlySet<string> = new Set([
  * rule remembers the file it came from, so refusals can name it.
  */
 export function normalizeLayer(layer: ManifestLayer, source: string, homeDir: string): NormalizedLayer {
-  const { scope, hooks, mcp, ...withoutHooks } = layer;
+  const { scope, hooks, mcp, shell, ...withoutHooks } = layer;
   const rest: NormalizedLayer = withoutHooks;
+  if (shell !== undefined)
+    rest.shell =
+      shell.reveal === undefined
+        ? shell
+        : { ...shell, reveal: shell.reveal.map((p) => expandHome(p, homeDir)) };
   if (hooks !== undefined) rest.hooks = hooks.map((hook) => ({ ...hook, source }));
   if (mcp !== undefined)
     rest.mcp = mcp.map((server, index) => ({

@@ -92,6 +92,8 @@ export interface ShellSettings {
   unsandboxed: "ask" | "off";
   /** Environment variables passed to commands besides PATH, HOME, LANG and TERM. */
   env: string[];
+  /** Paths outside the project commands may read although the sandbox hides them; absolute, every layer's together. */
+  reveal: string[];
   /** False: no command asks (no sandbox, `alwaysAsk`); what `--yes` sets. */
   ask: boolean;
   /** Command patterns that always need approval (`*` a wildcard), every layer's together. */
@@ -278,6 +280,7 @@ function resolveShell(
     network: table.network ?? false,
     unsandboxed: table.unsandboxed ?? "ask",
     env: table.env ?? [],
+    reveal: table.reveal ?? [],
     ask: table.ask ?? true,
     alwaysAsk: table.always_ask ?? [],
     timeoutMs,

@@ -72,7 +72,7 @@ const hookSchema = z
   );
 
 /**
- * `[shell]`. `sandbox`, `network`, `env`, `ask` and `unsandboxed` widen what a command can reach
+ * `[shell]`. `sandbox`, `network`, `env`, `reveal`, `ask` and `unsandboxed` widen what a command can reach
  * or when it asks: a project's manifest may set them only once the project is trusted.
  */
 const shellSchema = z
@@ -86,6 +86,16 @@ const shellSchema = z
     /** Environment variables passed to commands besides PATH, HOME, LANG and TERM. */
     env: z.array(
       z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" }),
+    ),
+    /**
+     * Paths outside the project commands may read (read-only) although the sandbox hides them: the
+     * home, credential stores, Yoake's own files. Absolute or `~/`-relative. A credential store is
+     * shown only when named itself (or a path inside it); the session key never.
+     */
+    reveal: z.array(
+      z
+        .string()
+        .regex(/^(~|~\/.*|\/.*)$/, { error: 'expected an absolute or "~/" path, e.g. "~/.gitconfig"' }),
     ),
     /** false: no command asks for approval (what `--yes` sets); `tools.approve` still applies. */
     ask: z.boolean(),

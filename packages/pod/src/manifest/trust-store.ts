@@ -43,6 +43,11 @@ export class TrustStore {
     return entry?.sha256 === sha256 ? entry.decision : undefined;
   }
 
+  /** The real paths of every project the store holds an answer for (whatever the answer). */
+  async knownProjects(): Promise<string[]> {
+    return Object.keys((await this.read()).projects);
+  }
+
   /** Records an answer, replacing any earlier one for the project. */
   async record(
     projectRoot: string,

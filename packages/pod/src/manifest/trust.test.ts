@@ -278,16 +278,29 @@ describe("classifyLayer", () => {
   it("[shell]: what widens the sandbox is a request, what narrows it applies", async () => {
     const below = normalizeLayer(DEFAULT_LAYER, "defaults", home);
     const widening = await classifyLayer(
-      { shell: { sandbox: false, network: true, env: ["AWS_PROFILE"], ask: false, timeout_ms: 5_000 } },
+      {
+        shell: {
+          sandbox: false,
+          network: true,
+          env: ["AWS_PROFILE"],
+          reveal: [`${home}/.aws`],
+          ask: false,
+          timeout_ms: 5_000,
+        },
+      },
       { projectRoot: repo, below },
     );
     expect(widening.requests.map((request) => [request.kind, request.key])).toEqual([
       ["shell", "shell.sandbox"],
       ["shell", "shell.network"],
       ["shell", "shell.env"],
+      ["shell", "shell.reveal"],
       ["shell", "shell.ask"],
     ]);
     expect(widening.requests[2]?.description).toContain("AWS_PROFILE");
+    expect(widening.requests[3]?.description).toBe(
+      `let commands read ${home}/.aws (read-only), which the sandbox hides`,
+    );
     expect(widening.safe).toEqual({ shell: { timeout_ms: 5_000 } });
     const narrowing = { network: false, ask: true, unsandboxed: "off" as const, always_ask: ["make deploy"] };
     const tight = await classifyLayer({ shell: narrowing }, { projectRoot: repo, below });

@@ -22,7 +22,7 @@ export type TrustRequestKind =
   | "fewer_approvals"
   /** `scope.secret_files` without a pattern the layers below keep secret. */
   | "secret_files"
-  /** `[shell]` widening the `bash` tool's sandbox: no sandbox, the network, passed variables, no asking. */
+  /** `[shell]` widening the `bash` tool's sandbox: no sandbox, the network, passed variables, revealed paths, no asking. */
   | "shell"
   /**
    * Any other key: every key this classifier does not know to be harmless needs trust, so a key
@@ -122,7 +122,7 @@ type ShellTable = NonNullable<NormalizedLayer["shell"]>;
  * patterns, time limits, `unsandboxed = "off"`); what widens it waits for trust.
  */
 function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable {
-  const { sandbox, network, env, ask, ...rest } = shell;
+  const { sandbox, network, env, reveal, ask, ...rest } = shell;
   const safe: ShellTable = rest;
   const request = (key: string, description: string): void => {
     requests.push({ kind: "shell", key: `shell.${key}`, description });
@@ -136,6 +136,8 @@ function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable 
   if (network === true) request("network", "let commands reach the network");
   else if (network !== undefined) safe.network = network;
   if (env !== undefined && env.length > 0) request("env", `pass your ${env.join(", ")} to commands`);
+  if (reveal !== undefined && reveal.length > 0)
+    request("reveal", `let commands read ${reveal.join(", ")} (read-only), which the sandbox hides`);
   if (ask === false) request("ask", "run every command without asking, even those always_ask lists");
   else if (ask !== undefined) safe.ask = ask;
   return safe;

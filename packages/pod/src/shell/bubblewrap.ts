@@ -1,9 +1,12 @@
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type Scope, type ScopeRule } from "../scope/rules.js";
 import { childScope } from "../subagents/child-scope.js";
+import { MountPlan, mountArgs } from "./bubblewrap-mounts.js";
+import { confineHostReads } from "./host-confinement.js";
+import type { HostReads } from "./host-reads.js";
 import { type GuardedPaths, ProjectGuard } from "./project-guard.js";
+import { type ResolvedPath, resolvePath } from "./resolved-path.js";
 import type { Sandbox } from "./sandbox.js";
 import type { ShellLaunch } from "./shell-process.js";
 
@@ -15,32 +18,20 @@ export interface ConfinementOptions {
    * Directories hidden behind an empty tmpfs: where Unix sockets of the user's session live (the
    * Pod's own protocol socket among them), and what the embedder hides (`PodOptions.shellHide`).
    * A read-only mount does not stop `connect()` on a socket. A writable scope directory inside a
-   * hidden one (a fleet run's tree in the hidden cache) is bound again on top of the tmpfs, alone,
-   * and a readable one read-only (the object store that tree borrows).
+   * hidden one (a fleet run's tree in the hidden cache) is bound again on top of the tmpfs, and a
+   * readable one read-only (the object store that tree borrows).
    */
   hide: readonly string[];
+  /** What outside the project commands may not read, and what they may again (see `hostReads`). */
+  reads: HostReads;
 }
 
 /** Names that stay read-only inside every writable directory: history, and the agent's own manifest. */
 export const PROTECTED_NAMES = [".git", ".yoake"] as const;
 
-/** One mount of the compiled sandbox, applied parents first. */
-interface Mount {
-  path: string;
-  /** `write`: bound writable; `readonly`: bound read-only over a writable one; `mask`: hidden. */
-  kind: "write" | "readonly" | "reveal" | "mask";
-  isDirectory: boolean;
-}
-
-interface ResolvedRule {
+interface ResolvedRule extends ResolvedPath {
   rule: ScopeRule;
-  real: string;
-  exists: boolean;
-  isDirectory: boolean;
 }
-
-/** The order of mounts on one path: make writable, then take writing back, then hide. */
-const KIND_ORDER: Readonly<Record<Mount["kind"], number>> = { reveal: 0, write: 1, readonly: 2, mask: 3 };
 
 /**
  * The bubblewrap arguments for a scope (before the command's argv). The whole file system is
@@ -48,8 +39,11 @@ const KIND_ORDER: Readonly<Record<Mount["kind"], number>> = { reveal: 0, write: 
  * that no deny rule covers is bound writable, with `.git` and `.yoake` inside it bound back
  * read-only; each deny-write rule inside a writable directory is bound read-only; each deny-read
  * rule is masked (an empty read-only tmpfs for a directory, /dev/null for a file). A deny rule
- * always wins, as in the ScopedFs. The directories of `options.hide` (and `/run` without the
- * network) are masked too; a write rule inside one is bound again on top of it, a read rule read-only.
+ * always wins, as in the ScopedFs.
+ *
+ * Outside the writable roots, `options.reads` decides what shows (see `confineHostReads`): the
+ * user's home hidden but for its toolchains, the scope's other rules and `[shell] reveal`; /run
+ * hidden; credential stores, Yoake's own files and the host's Unix sockets masked.
  *
  * The directories between a writable mount and a guarded path inside it are bound onto themselves
  * (`pins`), so no command can rename a hidden path away from its rule for the next one.
@@ -74,46 +68,37 @@ export async function compileBubblewrapArgs(
   const root = (await canonicalize(path.resolve(scope.root))).real;
   const allow = await Promise.all(scope.allow.map((rule) => resolveRule(root, rule)));
   const deny = await Promise.all(scope.deny.map((rule) => resolveRule(root, rule)));
-  const hidden: ResolvedRule[] = [];
-  for (const dir of options.network ? options.hide : ["/run", ...options.hide]) {
-    const resolved = await resolveRule(root, { path: dir, access: "read", recursive: true });
-    if (resolved.exists && resolved.isDirectory) hidden.push(resolved);
-  }
-  const mounts: Mount[] = [];
+  const plan = new MountPlan();
+  /** What the scope lets commands read outside the writable roots: shown again where hidden. */
+  const readable: string[] = [];
   for (const rule of allow) {
     if (!rule.exists) continue;
     const denied = deny.some((d) => pathCovers(d.real, d.rule.recursive, rule.real));
     if (denied) continue;
     if (rule.rule.access === "write" && rule.rule.recursive) {
-      mounts.push({ path: rule.real, kind: "write", isDirectory: rule.isDirectory });
+      plan.add({ path: rule.real, kind: "write", isDirectory: rule.isDirectory });
       if (rule.isDirectory) {
         for (const name of PROTECTED_NAMES) {
           const inside = await resolveRule(rule.real, { path: name, access: "write", recursive: true });
           if (inside.exists && pathCovers(rule.real, true, inside.real))
-            mounts.push({ path: inside.real, kind: "readonly", isDirectory: inside.isDirectory });
+            plan.add({ path: inside.real, kind: "readonly", isDirectory: inside.isDirectory });
         }
       }
-    } else if (isUnder("/tmp", rule.real) || hidden.some((dir) => pathCovers(dir.real, true, rule.real))) {
-      // The private /tmp hides the host's, and a hidden directory its contents: what the scope lets
-      // the agent read there is shown again, read-only.
-      mounts.push({ path: rule.real, kind: "reveal", isDirectory: rule.isDirectory });
-    }
+    } else readable.push(path.resolve(root, rule.rule.path));
   }
-  const writable = mounts.filter((mount) => mount.kind === "write");
+  const writable = plan.all().filter((mount) => mount.kind === "write");
   for (const rule of deny) {
     if (!rule.exists) continue;
     if (rule.rule.access === "read")
-      mounts.push({ path: rule.real, kind: "mask", isDirectory: rule.isDirectory });
+      plan.add({ path: rule.real, kind: "mask", isDirectory: rule.isDirectory });
     else if (writable.some((mount) => pathCovers(mount.path, true, rule.real)))
-      mounts.push({ path: rule.real, kind: "readonly", isDirectory: rule.isDirectory });
+      plan.add({ path: rule.real, kind: "readonly", isDirectory: rule.isDirectory });
   }
-  for (const secret of guarded.masks) mounts.push({ ...secret, kind: "mask" });
-  for (const repository of guarded.readOnly) mounts.push({ ...repository, kind: "readonly" });
-  for (const dir of hidden) mounts.push({ path: dir.real, kind: "mask", isDirectory: true });
-  mounts.push(...pins(mounts));
-  // Parents first, so a mount on a child is not buried under a later one on its parent.
-  const unique = [...new Map(mounts.map((mount) => [`${mount.kind} ${mount.path}`, mount])).values()];
-  unique.sort((a, b) => depth(a.path) - depth(b.path) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+  for (const secret of guarded.masks) plan.add({ ...secret, kind: "mask" });
+  for (const repository of guarded.readOnly) plan.add({ ...repository, kind: "readonly" });
+  const deniedRead = (p: string): boolean =>
+    deny.some((d) => d.exists && d.rule.access === "read" && pathCovers(d.real, d.rule.recursive, p));
+  await confineHostReads(plan, options, readable, deniedRead);
 
   const args = [
     "--ro-bind",
@@ -131,77 +116,15 @@ export async function compileBubblewrapArgs(
     "--new-session",
     "--cap-drop",
     "ALL",
+    ...mountArgs(plan.ordered()),
   ];
-  for (const mount of unique) args.push(...mountArgs(mount));
-  // An empty tmpfs is made read-only only once everything inside it is bound: bubblewrap creates
-  // the mount points of a directory bound inside it (a writable tree under a hidden one) first.
-  for (const mount of unique)
-    if (mount.kind === "mask" && mount.isDirectory) args.push("--remount-ro", mount.path);
   const canonicalCwd = (await canonicalize(path.resolve(root, cwd))).real;
   args.push("--chdir", canonicalCwd);
   return args;
 }
 
-/**
- * Rules name paths, and a writable directory can be renamed: moving `sub` away would take a
- * hidden `sub/secret` out from under the rule that hides it, for the next command. So every
- * directory between a writable mount and a path hidden or read-only inside it is bound onto
- * itself (writable as it was): a mount point cannot be renamed or removed.
- */
-function pins(mounts: readonly Mount[]): Mount[] {
-  const writable = mounts.filter((mount) => mount.kind === "write");
-  const guarded = mounts.filter((mount) => mount.kind === "mask" || mount.kind === "readonly");
-  const pinned = new Map<string, Mount>();
-  for (const inner of guarded) {
-    const outer = writable.filter((w) => w.path !== inner.path && pathCovers(w.path, true, inner.path));
-    for (const w of outer) {
-      for (
-        let dir = path.dirname(inner.path);
-        dir !== w.path && pathCovers(w.path, true, dir);
-        dir = path.dirname(dir)
-      ) {
-        const locked = guarded.some((g) => pathCovers(g.path, true, dir));
-        pinned.set(dir, { path: dir, kind: locked ? "readonly" : "write", isDirectory: true });
-      }
-    }
-  }
-  return [...pinned.values()];
-}
-
-function mountArgs(mount: Mount): string[] {
-  switch (mount.kind) {
-    case "write":
-      return ["--bind", mount.path, mount.path];
-    case "readonly":
-    case "reveal":
-      return ["--ro-bind", mount.path, mount.path];
-    case "mask":
-      return mount.isDirectory
-        ? ["--perms", "0555", "--tmpfs", mount.path]
-        : ["--ro-bind", "/dev/null", mount.path];
-  }
-}
-
 async function resolveRule(root: string, rule: ScopeRule): Promise<ResolvedRule> {
-  let real: string;
-  let exists: boolean;
-  try {
-    ({ real, exists } = await canonicalize(path.resolve(root, rule.path)));
-  } catch {
-    // A link loop leads nowhere: nothing to bind, nothing to hide.
-    return { rule, real: path.resolve(root, rule.path), exists: false, isDirectory: false };
-  }
-  if (!exists) return { rule, real, exists, isDirectory: false };
-  const info = await stat(real).catch(() => undefined);
-  return { rule, real, exists: info !== undefined, isDirectory: info?.isDirectory() === true };
-}
-
-function isUnder(dir: string, target: string): boolean {
-  return pathCovers(dir, true, target);
-}
-
-function depth(p: string): number {
-  return p === "/" ? 0 : p.split("/").length - 1;
+  return { rule, ...(await resolvePath(path.resolve(root, rule.path))) };
 }
 
 /**

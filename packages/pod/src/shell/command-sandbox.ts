@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Manifest } from "../manifest/resolve.js";
 import { podSocketPath } from "../protocol/socket-path.js";
+import { hostReads, NO_HOST_READS } from "./host-reads.js";
 import type { SandboxStatus } from "./sandbox.js";
 import { probeSandbox } from "./sandbox-probe.js";
 
@@ -27,7 +28,8 @@ export async function probeCommandSandbox(
   const runtimeDir = env.XDG_RUNTIME_DIR;
   if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
   hide.push(...hidden);
-  return probeSandbox(manifest.scope, { network: settings.network, hide }, env);
+  const reads = await hostReads(manifest.projectRoot, settings.reveal, env);
+  return probeSandbox(manifest.scope, { network: settings.network, hide, reads }, env);
 }
 
 /**
@@ -41,6 +43,10 @@ export async function whyNoSandboxHere(
 ): Promise<string | undefined> {
   // Rooted at "/": a project under /tmp would be behind the sandbox's private /tmp, and this scope
   // has no rule to show it again.
-  const status = await probeSandbox({ root: "/", allow: [], deny: [] }, { network: false, hide: [] }, env);
+  const status = await probeSandbox(
+    { root: "/", allow: [], deny: [] },
+    { network: false, hide: [], reads: NO_HOST_READS },
+    env,
+  );
   return status.ok ? undefined : status.reason;
 }

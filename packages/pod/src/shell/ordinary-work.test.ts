@@ -3,7 +3,7 @@
  * repository, a compiler writing into the project, a command reading stdin. Real programs in the real sandbox.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exitCode, shellBed } from "../../test/support/shell-test-kit.js";
@@ -70,6 +70,40 @@ describe("ordinary work in the sandbox", () => {
     expect(exitCode(nested)).toBe(0);
     expect(`${top}${nested}`).not.toContain("removed");
     expect(existsSync(path.join(project, "lib", ".git", "HEAD"))).toBe(true);
+  });
+
+  it("with the home hidden, its toolchains still run, git reads the project, and a revealed ~/.gitconfig is read", async () => {
+    const { bash, project } = await shellBed({
+      // Not under /tmp, which the sandbox's private /tmp would hide anyway: the home's own mask is tested.
+      parentDir: "/var/tmp",
+      env: (base) => ({
+        PATH: `${path.join(base, "home", ".local", "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        HOME: path.join(base, "home"),
+      }),
+      prepare: (base) => {
+        const home = path.join(base, "home");
+        mkdirSync(path.join(home, ".local", "bin"), { recursive: true });
+        writeFileSync(path.join(home, ".local", "bin", "hello-tool"), "#!/bin/sh\necho toolchain runs\n", {
+          mode: 0o755,
+        });
+        writeFileSync(path.join(home, ".gitconfig"), "[user]\n\tname = Revealed Name\n");
+        writeFileSync(path.join(home, "notes.txt"), "private notes\n");
+      },
+      overrides: { shell: { reveal: ["~/.gitconfig"] } },
+    });
+    execFileSync("rm", ["-rf", path.join(project, ".git")]);
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: project });
+    git("init", "-q");
+    writeFileSync(path.join(project, "a.txt"), "one\n");
+    git("add", "a.txt");
+    git("commit", "-qm", "first commit");
+    expect(await bash({ command: "hello-tool" })).toMatch(/^toolchain runs\n\[exit code 0/);
+    expect(await bash({ command: "git log --oneline" })).toContain("first commit");
+    expect(await bash({ command: "git config user.name" })).toMatch(/^Revealed Name\n\[exit code 0/);
+    const hidden = await bash({ command: "cat ~/notes.txt" });
+    expect(hidden).toContain("No such file");
+    expect(exitCode(hidden)).not.toBe(0);
   });
 
   it("a compiler writes its output into the scope, and the program it built runs", async () => {

@@ -12,7 +12,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { shellBed } from "../../test/support/shell-test-kit.js";
+import { NO_HOST_READS } from "./host-reads.js";
 import { probeSandbox } from "./sandbox-probe.js";
+
+/** Nothing hidden outside the scope: these tests are about the probe, not about what it hides. */
 
 /** A PATH with bash and nothing else: no bwrap on it. */
 const bin = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-nobwrap-")));
@@ -24,7 +27,7 @@ describe("the sandbox probe", () => {
   it("finds bubblewrap on PATH and runs it", async () => {
     const status = await probeSandbox(
       { root: tmpdir(), allow: [], deny: [] },
-      { network: false, hide: [] },
+      { network: false, hide: [], reads: NO_HOST_READS },
       { PATH: process.env.PATH },
     );
     expect(status).toMatchObject({ ok: true, sandbox: { name: "bubblewrap" } });
@@ -33,7 +36,7 @@ describe("the sandbox probe", () => {
   it("says bubblewrap is missing and how to install it when it is not on PATH", async () => {
     const status = await probeSandbox(
       { root: tmpdir(), allow: [], deny: [] },
-      { network: false, hide: [] },
+      { network: false, hide: [], reads: NO_HOST_READS },
       { PATH: bin },
     );
     expect(status).toEqual({
@@ -54,7 +57,7 @@ describe("the sandbox probe", () => {
     try {
       const status = await probeSandbox(
         { root: tmpdir(), allow: [], deny: [] },
-        { network: false, hide: [] },
+        { network: false, hide: [], reads: NO_HOST_READS },
         { PATH: fake },
       );
       expect(status).toMatchObject({
@@ -78,7 +81,7 @@ describe("the sandbox probe", () => {
     try {
       const status = await probeSandbox(
         { root: tmpdir(), allow: [], deny: [] },
-        { network: false, hide: [] },
+        { network: false, hide: [], reads: NO_HOST_READS },
         { PATH: fake },
       );
       expect(status).toMatchObject({
@@ -104,7 +107,11 @@ describe("the sandbox probe", () => {
     chmodSync(path.join(fake, "bwrap"), 0o755);
     const starts = () => readFileSync(log, "utf8").trim().split("\n").length;
     const probe = (root: string, network = false) =>
-      probeSandbox({ root, allow: [], deny: [] }, { network, hide: [] }, { PATH: fake });
+      probeSandbox(
+        { root, allow: [], deny: [] },
+        { network, hide: [], reads: NO_HOST_READS },
+        { PATH: fake },
+      );
     try {
       writeFileSync(failing, "");
       // Each failed probe also starts a bare sandbox, to tell namespaces from mounts.

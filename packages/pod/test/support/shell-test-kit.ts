@@ -45,8 +45,10 @@ export interface ShellBed {
 
 export interface ShellBedOptions {
   overrides?: ManifestLayerInput;
-  /** The Pod's environment (default: PATH of this process, HOME in the bed). */
-  env?: Record<string, string>;
+  /** The Pod's environment (default: PATH of this process, HOME in the bed), or a function of the bed's base. */
+  env?: Record<string, string> | ((base: string) => Record<string, string>);
+  /** Called with the bed's base once its files exist, before the manifest is loaded and the shell opened. */
+  prepare?: (base: string) => void;
   /** Files of the project, made before the manifest is loaded. */
   files?: Record<string, string>;
   /** Where the bed's directory is made (default: the system's temporary directory). */
@@ -73,7 +75,11 @@ export async function shellBed(options: ShellBedOptions = {}): Promise<ShellBed>
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
-  const env = options.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(base, "home") };
+  const env =
+    typeof options.env === "function"
+      ? options.env(base)
+      : (options.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(base, "home") });
+  options.prepare?.(base);
   const manifest = await loadManifest({
     cwd: project,
     env,
