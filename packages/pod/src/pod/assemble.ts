@@ -94,7 +94,8 @@ export async function assemblePod(
     });
   // The sandbox probe starts a bwrap process: the log and the skills are read meanwhile.
   // `openShell` does not reject (a failed probe is a status), so nothing is left unhandled.
-  const shellOpening = openShell(manifest, options.cwd, env);
+  // A sub-agent's commands are confined to its own scope (read-only unless it may write).
+  const shellOpening = openShell(manifest, options.cwd, env, options.child?.scope);
   // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
   // A session that cannot be opened still waits for the probe: `create` leaves no process behind
   // (the probe's bwrap may be creating its mount points in the project when the caller cleans up).

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Manifest } from "../manifest/resolve.js";
 import { podSocketPath } from "../protocol/socket-path.js";
+import type { Scope } from "../scope/rules.js";
 import { BASH_TOOL_NAME } from "./bash-tool.js";
 import { commandEnv } from "./command-env.js";
 import type { SandboxStatus } from "./sandbox.js";
@@ -18,11 +19,16 @@ export interface OpenedShell {
  * the shell runs commands unconfined, which the approvals then ask about one by one, or there is
  * no shell at all (`[shell] unsandboxed = "off"`); either way the user is told why, with the fix.
  * A manifest that disables the `bash` tool gets no shell and no probe.
+ *
+ * A sub-agent's shell (`subagentScope`, see `childScope`) is confined to that scope, narrower than
+ * the manifest's (read-only unless the child may write), and exists only in the sandbox: an
+ * unconfined command could write whatever the user can, and a child cannot ask for approvals.
  */
 export async function openShell(
   manifest: Manifest,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
+  subagentScope?: Scope,
 ): Promise<OpenedShell> {
   if (manifest.tools.disable.includes(BASH_TOOL_NAME)) return { warnings: [] };
   const settings = manifest.shell;
@@ -34,19 +40,19 @@ export async function openShell(
   const runtimeDir = env.XDG_RUNTIME_DIR;
   if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
   const status: SandboxStatus = settings.sandbox
-    ? await probeSandbox(manifest.scope, { network: settings.network, hide }, env)
+    ? await probeSandbox(subagentScope ?? manifest.scope, { network: settings.network, hide }, env)
     : {
         ok: false,
         reason: `the manifest turned it off (shell.sandbox = false, from ${manifest.keySources["shell.sandbox"]})`,
         fix: "remove shell.sandbox = false",
       };
   if (!status.ok) {
-    const then =
-      settings.unsandboxed === "off"
-        ? "the bash tool is off"
-        : "every bash command will ask for approval, unsandboxed";
+    const off = settings.unsandboxed === "off" || subagentScope !== undefined;
+    const then = off
+      ? `the bash tool is off${subagentScope === undefined ? "" : " for this sub-agent"}`
+      : "every bash command will ask for approval, unsandboxed";
     warnings.push(`no sandbox for commands: ${status.reason}; ${then}. Fix: ${status.fix}`);
-    if (settings.unsandboxed === "off") return { warnings };
+    if (off) return { warnings };
   }
   const shell = new Shell({ root: manifest.projectRoot, cwd, settings, status, env: shellEnv });
   return { shell, warnings };
