@@ -29,6 +29,7 @@ import { openShell } from "../shell/open-shell.js";
 import type { Shell } from "../shell/shell.js";
 import { discoverSkills } from "../skills/skills.js";
 import { DEFAULT_TASK_LIMITS } from "../subagents/task-limits.js";
+import { TaskModelApprovals } from "../subagents/task-model-approval.js";
 import { createTaskParent } from "../subagents/task-parent.js";
 import { ReadTracker } from "../tools/read-tracker.js";
 import { PodEventHub } from "./events.js";
@@ -116,7 +117,14 @@ export async function assemblePod(
   const commands =
     shell && new CommandApprovals(manifest.shell.alwaysAsk, shell.sandboxed, manifest.shell.ask);
   const state = new PodSharedState(
-    new Approvals(manifest.tools.approve, fs, manifest.limits.toolOutputBytes, commands),
+    new Approvals(
+      manifest.tools.approve,
+      fs,
+      manifest.limits.toolOutputBytes,
+      commands,
+      // A sub-agent on another provider or a local endpoint is the user's to allow.
+      new TaskModelApprovals(manifest.model),
+    ),
     new ReadTracker(),
   );
   const taskLimits = options.taskLimits ?? DEFAULT_TASK_LIMITS;
