@@ -2,7 +2,7 @@
  * A sub-agent's `bash` is confined to the child's scope, through the real `task` tool, real Pods,
  * real bubblewrap and the mock provider over HTTP: a read-only child's few hundred write attempts
  * change no file of the project; a writable child writes where the parent may; without a sandbox a
- * child has no `bash` at all.
+ * child has no `bash` at all; the child keeps the parent's secret files.
  */
 import { createHash } from "node:crypto";
 import {
@@ -190,6 +190,24 @@ describe("a sub-agent's shell", () => {
     await pod.run("write notes");
     expect(readFileSync(path.join(project, "notes.txt"), "utf8")).toBe("from the child\n");
     expect(() => lstatSync(path.join(project, ".git", "planted"))).toThrow();
+  }, 60_000);
+
+  it("keeps the parent's secret files from the child's file tools", async () => {
+    const { open, mock, put } = bed();
+    put(".env", "API_TOKEN=hunter2-secret\n");
+    mock.setHandler((request): MockReply => {
+      if (isChild(request))
+        return results(request).length === 0
+          ? toolCall("read_file", { path: ".env" }, "toolu_env")
+          : answer("could not read it");
+      return results(request).length === 0 ? task("CHILD read the env") : answer("ok");
+    });
+    const pod = await open();
+    await pod.run("read env");
+    const child = mock.requests.filter(isChild).at(-1) as RecordedRequest;
+    const read = results(child)[0] as { content?: string; is_error?: boolean };
+    expect(read.is_error).toBe(true);
+    expect(JSON.stringify(mock.requests.map((r) => r.body))).not.toContain("hunter2-secret");
   }, 60_000);
 
   it("does not exist without a sandbox: a child cannot be confined, nor ask for approvals", async () => {
