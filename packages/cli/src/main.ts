@@ -160,7 +160,7 @@ function buildProgram(io: CliIO, actions: Actions): Command {
 
 const TRUST_FLAG = "--trust-project";
 const TRUST_HELP =
-  "trust the project's .yoake/manifest.toml (its hooks, MCP servers, base URL, wider scope) and remember it";
+  "trust the project's .yoake/manifest.toml (its hooks, MCP servers, base URL, model provider, wider scope) and remember it";
 
 const NO_ATTACH_FLAG = "--no-attach";
 const NO_ATTACH_HELP =

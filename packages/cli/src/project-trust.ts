@@ -13,6 +13,7 @@ const KIND_NAMES: Readonly<Record<TrustRequest["kind"], string>> = {
   base_url: "a base URL",
   api_key_env: "a key variable",
   model_scheme: "another API for the provider",
+  model_provider: "another model provider or a local endpoint",
   scope_outside: "paths outside the project",
   fewer_approvals: "fewer approvals",
   secret_files: "secret files",

@@ -140,7 +140,13 @@ export async function runHeadless(
       }
       const reason = `${request.tool} needs the user's approval, which cannot be asked in headless mode; rerun with --yes to allow it`;
       // A command says why it asks: no sandbox, or an always-ask pattern.
-      const why = request.command === undefined ? "" : `; ${request.command.reason}`;
+      // A sub-agent's model says where its conversation would go.
+      const why =
+        request.command !== undefined
+          ? `; ${request.command.reason}`
+          : request.model !== undefined
+            ? `; ${request.model.reason}`
+            : "";
       stderr.write(`yoake: denied ${request.tool}: it needs approval${why} (rerun with --yes to allow it)\n`);
       denied.push({ tool: request.tool, callId: request.callId, reason });
       result = await pod.respond(request.id, { deny: reason }, runOptions);

@@ -4,6 +4,8 @@ import type { BeforeToolAction } from "@yoake/llm-worker/internal";
 import type { ScopedFs } from "../scope/scoped-fs.js";
 import { BASH_TOOL_NAME } from "../shell/bash-tool.js";
 import type { CommandApprovals, CommandAsk } from "../shell/command-approval.js";
+import type { TaskModelApprovals, TaskModelAsk } from "../subagents/task-model-approval.js";
+import { TASK_TOOL } from "../subagents/task-tool.js";
 import { previewToolCall } from "./diff-preview.js";
 import type { PermissionDecision, PermissionRequest } from "./permission.js";
 
@@ -32,6 +34,8 @@ export class Approvals {
     private readonly previewBytes: number,
     /** Which `bash` commands ask (no sandbox, `always_ask`), beyond `tools.approve`. */
     private readonly commands?: CommandApprovals,
+    /** Which `task` calls ask for the model they pick (another provider, a local endpoint). */
+    private readonly taskModels?: TaskModelApprovals,
   ) {
     this.required = new Set(required);
   }
@@ -53,7 +57,8 @@ export class Approvals {
   async askBeforeToolCall(call: ToolCall): Promise<BeforeToolAction | undefined> {
     if (call.parseError !== undefined) return undefined;
     const command = this.commandAsk(call);
-    if (!this.needsApproval(call.name) && command === undefined) return undefined;
+    const model = this.modelAsk(call);
+    if (!this.needsApproval(call.name) && command === undefined && model === undefined) return undefined;
     const preview = await previewToolCall(this.fs, call.name, call.arguments, this.previewBytes);
     this.pendingRequest = {
       id: randomUUID(),
@@ -62,6 +67,7 @@ export class Approvals {
       arguments: call.arguments,
       ...(preview !== undefined && { preview }),
       ...(command !== undefined && { command }),
+      ...(model !== undefined && { model }),
     };
     return { action: "pause", reason: `waiting for the user's approval of ${call.name}` };
   }
@@ -89,6 +95,9 @@ export class Approvals {
     // For a command the session allows its prefix (`npm test`), not every command.
     if (decision === "allow_session" && request.command !== undefined)
       this.commands?.allowForSession(request.command);
+    // For a sub-agent's model the session allows that model, not every `task` call.
+    else if (decision === "allow_session" && request.model !== undefined)
+      this.taskModels?.allowForSession(request.model);
     else if (decision === "allow_session") this.allowedForSession.add(request.tool);
     else if (decision !== "allow_once")
       this.denied.set(request.callId, decision.deny.trim() || "no reason given");
@@ -100,6 +109,13 @@ export class Approvals {
     if (call.name !== BASH_TOOL_NAME || this.commands === undefined) return undefined;
     const command = (call.arguments as { command?: unknown } | null)?.command;
     return typeof command === "string" ? this.commands.check(command) : undefined;
+  }
+
+  /** Why a `task` call asks: the model it picks sends the child's conversation elsewhere. */
+  private modelAsk(call: ToolCall): TaskModelAsk | undefined {
+    if (call.name !== TASK_TOOL || this.taskModels === undefined) return undefined;
+    const model = (call.arguments as { model?: unknown } | null)?.model;
+    return typeof model === "string" ? this.taskModels.check(model) : undefined;
   }
 
   /** Forgets the pending request (a new run replaced the paused one); returns it, if there was one. */

@@ -1,4 +1,5 @@
 import type { CommandAsk } from "../shell/command-approval.js";
+import type { TaskModelAsk } from "../subagents/task-model-approval.js";
 
 /** A preview of what an approved write or edit would change, computed read-only. */
 export type DiffPreview =
@@ -25,6 +26,12 @@ export interface PermissionRequest {
    * always-ask pattern) and what `allow_session` would allow (a prefix such as `npm test`).
    */
   command?: CommandAsk;
+  /**
+   * For a `task` call that picks a model whose conversation goes elsewhere than this session's
+   * model (another provider, a local endpoint): which, where, and why it asks. `allow_session`
+   * allows that model for later `task` calls.
+   */
+  model?: TaskModelAsk;
 }
 
 /**

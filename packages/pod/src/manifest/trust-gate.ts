@@ -96,7 +96,7 @@ export async function applyProjectTrust(
   if (policy === "distrust") await store.record(options.projectRoot, digest, manifests, "distrusted");
   const warning =
     `${manifests.join(", ")} is not trusted: ${requests.length} of its settings (hooks, MCP servers, ` +
-    "base URL, wider scope or fewer approvals) are not applied";
+    "base URL, another model provider, wider scope or fewer approvals) are not applied";
   return { layers: safeLayers, warnings: [warning] };
 }
 

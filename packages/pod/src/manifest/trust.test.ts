@@ -144,7 +144,7 @@ describe("a project manifest that asks for more than the safe defaults", () => {
     expect(manifest.scope.deny.map((rule) => rule.path)).toContain("secrets");
     expect(manifest.scope.secretFiles?.map((rule) => rule.pattern)).toContain(".env");
     expect(manifest.warnings[0]).toBe(
-      `${projectFile()} is not trusted: 10 of its settings (hooks, MCP servers, base URL, wider scope or fewer approvals) are not applied`,
+      `${projectFile()} is not trusted: 10 of its settings (hooks, MCP servers, base URL, another model provider, wider scope or fewer approvals) are not applied`,
     );
   });
 
@@ -201,14 +201,14 @@ describe("what needs no trust", () => {
   it("a project manifest that only narrows or tunes loads without asking and writes nothing", async () => {
     put(
       projectFile(),
-      `[model]\nref = "ollama/qwen3"\n[instructions]\nprompt = "Hi"\n[generation]\ntemperature = 0.2\n` +
+      `[model]\nref = "anthropic/claude-haiku-4-5"\n[instructions]\nprompt = "Hi"\n[generation]\ntemperature = 0.2\n` +
         `[limits]\nturns = 3\n[scope]\nallow = ["src", { path = "docs", access = "write" }]\ndeny = [".github"]\n` +
         `secret_files = [".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.p12"]\n` +
         `[tools]\napprove = ["write_file", "edit_file", "grep"]\ndisable = ["glob"]\n` +
         `[[mcp]]\nname = "off"\nenabled = false\n`,
     );
     const manifest = await load();
-    expect(manifest.model.ref).toBe("ollama/qwen3");
+    expect(manifest.model.ref).toBe("anthropic/claude-haiku-4-5");
     expect(manifest.tools.approve).toEqual(["write_file", "edit_file", "grep"]);
     expect(manifest.scope.secretFiles?.map((rule) => rule.pattern)).toContain("*.p12");
     expect(existsSync(path.join(state, "yoake"))).toBe(false);
@@ -308,12 +308,13 @@ describe("classifyLayer", () => {
     expect(tight.safe).toEqual({ shell: narrowing });
   });
 
-  it("a fallback model with its own host or key variable is a request; a catalogue reference is not", async () => {
+  it("a fallback model at another provider, or with its own host or key variable, is a request; one of the user's provider is not", async () => {
     const below = normalizeLayer(DEFAULT_LAYER, "defaults", home);
     const { safe, requests } = await classifyLayer(
       {
         model: {
           fallback: [
+            "anthropic/claude-haiku-4-5",
             "openai/gpt-5",
             {
               scheme: "openai-chat",
@@ -327,11 +328,16 @@ describe("classifyLayer", () => {
       { projectRoot: repo, below },
     );
     expect(requests.map((request) => [request.kind, request.key])).toEqual([
-      ["base_url", "model.fallback[1].base_url"],
-      ["api_key_env", "model.fallback[1].api_key_env"],
+      ["model_provider", "model.fallback[1]"],
+      ["base_url", "model.fallback[2].base_url"],
+      ["api_key_env", "model.fallback[2].api_key_env"],
+      ["model_provider", "model.fallback[2]"],
     ]);
-    expect(requests[0]?.description).toContain("http://evil.example/v1");
-    expect(safe).toEqual({ model: { fallback: ["openai/gpt-5", { scheme: "openai-chat", id: "local" }] } });
+    expect(requests[0]?.description).toBe(
+      "send your prompts and files to openai/gpt-5 at https://api.openai.com/v1, another provider than your model's",
+    );
+    expect(requests[1]?.description).toContain("http://evil.example/v1");
+    expect(safe).toEqual({ model: { fallback: ["anthropic/claude-haiku-4-5"] } });
   });
 
   it("a scheme other than the provider's is a request: the provider's key would go to another host", async () => {
@@ -343,9 +349,55 @@ describe("classifyLayer", () => {
     expect(changed.requests.map((request) => request.kind)).toEqual(["model_scheme"]);
     expect(changed.safe).toEqual({ model: { ref: "anthropic/claude-sonnet-4-5" } });
     const own = await classifyLayer(
-      { model: { scheme: "gemini", id: "gemini-2.5-pro" } },
+      { model: { scheme: "anthropic", id: "claude-haiku-4-5" } },
       { projectRoot: repo, below },
     );
     expect(own.requests).toEqual([]);
+    const other = await classifyLayer(
+      { model: { scheme: "gemini", id: "gemini-2.5-pro", context_window: 5 } },
+      { projectRoot: repo, below },
+    );
+    expect(other.requests.map((request) => request.kind)).toEqual(["model_provider"]);
+    expect(other.safe).toEqual({ model: {} });
+  });
+});
+
+describe("a model at a local endpoint or another provider", () => {
+  it("an untrusted project's Ollama model is refused, applies once trusted, and is left out when only safe parts apply", async () => {
+    put(projectFile(), '[model]\nref = "ollama/qwen3"\ncontext_window = 40960\n');
+    const error = await trustError(load());
+    expect(error.requests).toEqual([
+      {
+        kind: "model_provider",
+        key: "model",
+        description:
+          "send your prompts and files to ollama/qwen3 at http://localhost:11434: a local address, where any local user (or machine of your network) could be listening",
+      },
+    ]);
+    const safeOnly = await load("safe-only");
+    expect(safeOnly.model).toMatchObject({ ref: "anthropic/claude-sonnet-5-5" });
+    expect(safeOnly.model.contextWindow).not.toBe(40_960);
+    expect((await load("trust")).model).toMatchObject({ ref: "ollama/qwen3", contextWindow: 40_960 });
+    // Remembered: the same manifest loads without asking.
+    expect((await load()).model.ref).toBe("ollama/qwen3");
+  });
+
+  it("any local scheme or address counts, not only the catalogue's Ollama", async () => {
+    for (const model of [
+      '[model]\nscheme = "ollama"\nid = "qwen3"\n',
+      '[model]\nfallback = ["ollama/qwen3"]\n',
+      '[model]\nfallback = [{ scheme = "ollama", id = "x" }]\n',
+      '[model]\nref = "openai/gpt-5"\n',
+    ]) {
+      put(projectFile(), model);
+      const error = await trustError(load());
+      expect(error.requests.map((request) => request.kind)).toContain("model_provider");
+    }
+  });
+
+  it("a project picking another model where the user's already goes needs no trust, local or not", async () => {
+    put(path.join(home, ".config/yoake/manifest.toml"), '[model]\nref = "ollama/gemma3:1b"\n');
+    put(projectFile(), '[model]\nref = "ollama/qwen3"\n');
+    expect((await load()).model.ref).toBe("ollama/qwen3");
   });
 });

@@ -3,6 +3,7 @@ import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type ScopeRule } from "../scope/rules.js";
 import { lookupModel } from "./catalogue.js";
 import type { NormalizedLayer, SourcedHook, SourcedMcpServer } from "./merge.js";
+import { destinationOfTable, type ModelDestination, sameDestination } from "./model-destination.js";
 
 /** What a project manifest asks for that only the user can grant. */
 export type TrustRequestKind =
@@ -16,6 +17,12 @@ export type TrustRequestKind =
   | "api_key_env"
   /** `model.scheme` differing from the provider's: the key goes to another API's host. */
   | "model_scheme"
+  /**
+   * `model.ref` / `model.scheme` (or a fallback entry) naming a model at another destination than
+   * the user's (another provider, or a local endpoint such as Ollama's): the conversation, files
+   * included, would go somewhere the user did not choose.
+   */
+  | "model_provider"
   /** `scope.allow` reaching outside the project. */
   | "scope_outside"
   /** `tools.approve` without a tool the layers below ask approval for. */
@@ -81,7 +88,11 @@ export async function classifyLayer(
         safe[key] = value;
         break;
       case "model":
-        safe.model = classifyModel(value as NonNullable<NormalizedLayer["model"]>, requests);
+        safe.model = classifyModel(
+          value as NonNullable<NormalizedLayer["model"]>,
+          requests,
+          context.below.model,
+        );
         break;
       case "tools":
         safe.tools = classifyTools(value as NonNullable<NormalizedLayer["tools"]>, context.below, requests);
@@ -145,10 +156,22 @@ function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable 
 
 type ModelTable = NonNullable<NormalizedLayer["model"]>;
 
-/** `key` names the table in requests: `model`, or `model.fallback[1]` for an entry of the chain. */
-function classifyModel(model: ModelTable, requests: TrustRequest[], key = "model"): ModelTable {
+/**
+ * A model of the project's own choosing is safe only where the user's model goes: the same API at
+ * the same endpoint (another model of the same provider). Another provider, or a local endpoint
+ * (Ollama's `localhost:11434`, a port any local user can listen on), is a `model_provider` request,
+ * and so is each fallback entry going anywhere the user's chain does not. `below` is the merged
+ * `[model]` of the layers below; `key` names the table in requests: `model`, or
+ * `model.fallback[1]` for an entry of the chain.
+ */
+function classifyModel(
+  model: ModelTable,
+  requests: TrustRequest[],
+  below: ModelTable | undefined,
+  key = "model",
+): ModelTable {
   const { base_url, api_key_env, scheme, fallback, ...rest } = model;
-  const safe: ModelTable = rest;
+  let safe: ModelTable = rest;
   const named = model.ref ?? model.id ?? key;
   if (base_url !== undefined)
     requests.push({
@@ -174,12 +197,71 @@ function classifyModel(model: ModelTable, requests: TrustRequest[], key = "model
         description: `talk to ${model.ref} with the ${scheme} API (its host, with the ${model.ref} key)`,
       });
   }
-  // A chain entry is a model like any other: a catalogue reference is safe, its own host or key is not.
-  if (fallback !== undefined)
-    safe.fallback = fallback.map((entry, index) =>
-      typeof entry === "string" ? entry : classifyModel(entry, requests, `${key}.fallback[${index}]`),
-    );
+  const chosen = destinationsOf(below);
+  if (key === "model" && namesModel(model) && !namesSameModel(below, model)) {
+    // Where the merged table would send it: its own base_url, if any, is a request of its own above.
+    const naming = {
+      ...(model.ref !== undefined && { ref: model.ref }),
+      ...(safe.scheme !== undefined && { scheme: safe.scheme }),
+    };
+    const to = destinationOfTable(naming);
+    const from = below === undefined ? undefined : destinationOfTable(below);
+    if (to === undefined || from === undefined || !sameDestination(to, from)) {
+      requests.push({ kind: "model_provider", key, description: describeSwitch(model, to) });
+      // What describes the refused model (its window, prices) does not apply to the user's.
+      safe = {};
+    }
+  }
+  // A chain entry is a model like any other: one at a destination of the user's chain is safe (a
+  // catalogue reference), its own host or key is not.
+  if (fallback !== undefined) {
+    const kept: NonNullable<ModelTable["fallback"]> = [];
+    fallback.forEach((entry, index) => {
+      const at = `${key}.fallback[${index}]`;
+      const classified = typeof entry === "string" ? entry : classifyModel(entry, requests, undefined, at);
+      const to = destinationOfTable(
+        typeof entry === "string"
+          ? entry
+          : {
+              ...entry,
+              base_url: undefined,
+              ...(typeof classified !== "string" && { scheme: classified.scheme }),
+            },
+      );
+      if (to !== undefined && chosen.some((each) => sameDestination(each, to))) kept.push(classified);
+      else requests.push({ kind: "model_provider", key: at, description: describeSwitch(entry, to) });
+    });
+    safe.fallback = kept;
+  }
   return safe;
+}
+
+/** Where the user's chain goes: its model and each fallback. */
+function destinationsOf(below: ModelTable | undefined): ModelDestination[] {
+  if (below === undefined) return [];
+  return [below, ...(below.fallback ?? [])].flatMap((entry) => destinationOfTable(entry) ?? []);
+}
+
+function namesModel(table: ModelTable): boolean {
+  return table.ref !== undefined || table.scheme !== undefined || table.id !== undefined;
+}
+
+/** As the merge decides it: a layer naming the model the table already names keeps that table. */
+function namesSameModel(below: ModelTable | undefined, table: ModelTable): boolean {
+  if (below === undefined) return false;
+  return (["ref", "scheme", "id"] as const).every(
+    (name) => table[name] === undefined || table[name] === below[name],
+  );
+}
+
+function describeSwitch(entry: ModelTable | string, to: ModelDestination | undefined): string {
+  const named =
+    typeof entry === "string" ? entry : (entry.ref ?? [entry.scheme, entry.id].filter(Boolean).join(" "));
+  if (to === undefined) return `send your prompts and files to ${named}, a provider yoake does not know`;
+  const where = `send your prompts and files to ${named} at ${to.endpoint}`;
+  return to.local
+    ? `${where}: a local address, where any local user (or machine of your network) could be listening`
+    : `${where}, another provider than your model's`;
 }
 
 type ToolsTable = NonNullable<NormalizedLayer["tools"]>;

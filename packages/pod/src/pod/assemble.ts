@@ -30,6 +30,7 @@ import { openShell } from "../shell/open-shell.js";
 import type { Shell } from "../shell/shell.js";
 import { discoverSkills } from "../skills/skills.js";
 import { DEFAULT_TASK_LIMITS } from "../subagents/task-limits.js";
+import { TaskModelApprovals } from "../subagents/task-model-approval.js";
 import { createTaskParent } from "../subagents/task-parent.js";
 import { ReadTracker } from "../tools/read-tracker.js";
 import { PodEventHub } from "./events.js";
@@ -93,7 +94,12 @@ export async function assemblePod(
     });
   // The sandbox probe starts a bwrap process: the log and the skills are read meanwhile.
   // `openShell` does not reject (a failed probe is a status), so nothing is left unhandled.
-  const shellOpening = openShell(manifest, options.cwd, env, options.shellHide);
+  // A sub-agent's commands are confined to its own scope (read-only unless it may write).
+  const confinement = {
+    ...(options.shellHide && { hide: options.shellHide }),
+    ...(options.child && { scope: options.child.scope }),
+  };
+  const shellOpening = openShell(manifest, options.cwd, env, confinement);
   // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
   // A session that cannot be opened still waits for the probe: `create` leaves no process behind
   // (the probe's bwrap may be creating its mount points in the project when the caller cleans up).
@@ -112,7 +118,7 @@ export async function assemblePod(
   const hookSandbox =
     shellSandbox ??
     (manifest.hooks.some((spec) => spec.sandbox)
-      ? await probeCommandSandbox(manifest, env, options.shellHide)
+      ? await probeCommandSandbox(manifest, env, confinement)
       : undefined);
   const hooksWarning = hookSandbox && unsandboxedHooksWarning(manifest.hooks, hookSandbox);
   const hooks = createShellHooks(manifest.hooks, {
@@ -128,7 +134,14 @@ export async function assemblePod(
   const commands =
     shell && new CommandApprovals(manifest.shell.alwaysAsk, shell.sandboxed, manifest.shell.ask);
   const state = new PodSharedState(
-    new Approvals(manifest.tools.approve, fs, manifest.limits.toolOutputBytes, commands),
+    new Approvals(
+      manifest.tools.approve,
+      fs,
+      manifest.limits.toolOutputBytes,
+      commands,
+      // A sub-agent on another provider or a local endpoint is the user's to allow.
+      new TaskModelApprovals(manifest.model),
+    ),
     new ReadTracker(),
   );
   const taskLimits = options.taskLimits ?? DEFAULT_TASK_LIMITS;

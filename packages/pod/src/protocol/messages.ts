@@ -97,6 +97,9 @@ export const permissionRequestShape = {
       sessionAllows: z.object({ kind: z.enum(["prefix", "exact"]), text: z.string() }),
     })
     .optional(),
+  model: z
+    .object({ model: z.string(), endpoint: z.string(), local: z.boolean(), reason: z.string() })
+    .optional(),
 };
 export const permissionRequestSchema = z.object(
   permissionRequestShape,

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { isBlobId } from "@yoake/llm-worker/internal";
 import type { LogEntry, SessionConfig } from "./entry.js";
 import { linkContinuation } from "./link.js";
+import { tightenPrivateDirectory } from "./private-dir.js";
 import { readSessionLog } from "./read.js";
 import { SessionLog, type SessionLogOptions, type SessionStartInput } from "./session-log.js";
 import { SessionLogError } from "./session-log-error.js";
@@ -30,6 +31,8 @@ export class FileSessionStore implements SessionStore {
 
   async open(id: string): Promise<OpenedStoredSession> {
     const path = this.#path(id);
+    // Resuming a session an older version logged tightens its directories (see `createSession`).
+    await tightenPrivateDirectory(sessionsDir(this.projectRoot));
     const { log, contents } = await SessionLog.open(path, this.options).catch(missing(path, id));
     return { writer: log, entries: contents.entries, warnings: contents.warnings };
   }

@@ -11,6 +11,7 @@ import {
   type SessionConfig,
   type SessionLink,
 } from "./entry.js";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenOwn } from "./private-dir.js";
 import { readSessionLog, type SessionLogContents } from "./read.js";
 import { redactSecrets } from "./redact.js";
 import { SessionLogError } from "./session-log-error.js";
@@ -123,7 +124,8 @@ export class SessionLog implements SessionWriter {
     start: SessionStartInput,
     options: SessionLogOptions,
   ): Promise<SessionLog> {
-    await mkdir(dir, { recursive: true });
+    // Owner-only, whatever the umask: the log holds whatever the agent read.
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const id = start.sessionId ?? newSessionId();
     const path = join(dir, `${id}.jsonl`);
     const temporary = join(dir, `.${id}.jsonl.tmp`);
@@ -135,7 +137,7 @@ export class SessionLog implements SessionWriter {
     try {
       if (await exists(path))
         throw new SessionLogError("already_exists", path, "a session with this id already exists");
-      const file = await open(temporary, "wx");
+      const file = await open(temporary, "wx", PRIVATE_FILE_MODE);
       try {
         await writeAll(file, Buffer.concat(lines.map((line) => line.bytes)));
         await file.datasync();
@@ -165,6 +167,13 @@ export class SessionLog implements SessionWriter {
     try {
       const contents = await readSessionLog(path, options.key);
       const handle = await open(path, "a");
+      try {
+        // A log written by an older version (0644) is made owner-only as it is opened.
+        await tightenOwn(handle, PRIVATE_FILE_MODE);
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
       if (contents.tornTail !== undefined) {
         try {
           await handle.truncate(contents.validBytes);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { isBlobId } from "@yoake/llm-worker/internal";
 import { type EntryBody, entryBodySchema, SESSION_LOG_VERSION } from "./entry.js";
 import { scanLines } from "./line-reader.js";
+import { ensurePrivateDirectory } from "./private-dir.js";
 import {
   type OpenedSessionLog,
   SessionLog,
@@ -62,6 +63,8 @@ export async function createSession(
   options: SessionLogOptions,
 ): Promise<SessionLog> {
   const dir = sessionsDir(projectRoot);
+  // `.yoake` and `.yoake/sessions` owner-only, an older version's 0755 included.
+  await ensurePrivateDirectory(dir);
   const log = await SessionLog.create(dir, start, options);
   await writeFile(join(dir, ".gitignore"), "*\n", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "EEXIST") throw error;

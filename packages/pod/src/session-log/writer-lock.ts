@@ -25,7 +25,7 @@ export async function acquireWriterLock(logPath: string): Promise<WriterLock> {
   const lockPath = `${logPath}.lock`;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const handle = await open(lockPath, "wx");
+      const handle = await open(lockPath, "wx", 0o600);
       try {
         await handle.writeFile(`${process.pid}\n`);
       } finally {

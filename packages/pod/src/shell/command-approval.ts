@@ -1,3 +1,5 @@
+import { changesWhatRuns, commandName, isExactOnly, isFrontEnd, RUNNING_SUBCOMMANDS } from "./front-ends.js";
+
 /** Why a `bash` call waits for the user, and what "allow for this session" would allow. */
 export interface CommandAsk {
   command: string;
@@ -7,7 +9,8 @@ export interface CommandAsk {
   reason: string;
   /**
    * What `allow_session` allows from then on: commands of one simple part whose words start with
-   * these (`npm test`), or, for a command that matched an always-ask pattern, this exact command.
+   * these (`npm test`), or this exact command: for a command that matched an always-ask pattern,
+   * and for a front end or wrapper whose first words do not say what runs (see `sessionPrefix`).
    */
   sessionAllows: { kind: "prefix" | "exact"; text: string };
 }
@@ -71,7 +74,10 @@ export class CommandApprovals {
     if (OPERATORS.test(command)) return false;
     const given = words(command);
     return this.allowedPrefixes.some(
-      (prefix) => prefix.length <= given.length && prefix.every((word, i) => given[i] === word),
+      (prefix) =>
+        prefix.length <= given.length &&
+        prefix.every((word, i) => given[i] === word) &&
+        !widensFrontEnd(prefix, given.slice(prefix.length)),
     );
   }
 }
@@ -94,18 +100,67 @@ export function commandParts(command: string): string[] {
 
 /**
  * What "allow for this session" allows for a command: its first two words, stopping at the first
- * flag (`npm test`, `git status`, `ls`); a command with several parts only as it is.
+ * flag (`npm test`, `git status`, `ls`); a command with several parts only as it is. Never a first
+ * word alone that says little about what runs:
+ * - a wrapper, shell, remote or container command (`sudo`, `env`, `bash`, `ssh`, `docker`, `find`:
+ *   `EXACT_ONLY_COMMANDS`), or a line that starts by setting a variable (`GIT_DIR=x git log`): the
+ *   exact line;
+ * - a front end (`git`, `python3`, `npm`: `FRONT_ENDS`) with an option before its subcommand
+ *   (`git -c color.ui=never log`, `python3 -m pytest`, `npm -s test`): the exact line; else the
+ *   front end and its subcommand (`git log`), with the next word too for a subcommand that runs
+ *   what it names (`npm run build`), and later commands match it only without an option that
+ *   changes what runs (`changesWhatRuns`) after it.
  */
 function sessionPrefix(command: string): CommandAsk["sessionAllows"] {
-  if (OPERATORS.test(command)) return { kind: "exact", text: command.trim() };
+  const exact = { kind: "exact", text: command.trim() } as const;
+  if (OPERATORS.test(command)) return exact;
+  const all = words(command);
+  const first = all[0];
+  // An empty prefix would allow everything.
+  if (first === undefined || first.startsWith("-")) return exact;
+  const name = commandName(unquote(first));
+  if (isExactOnly(name) || ASSIGNMENT.test(first) || /["'\\$]/.test(first)) return exact;
+  if (isFrontEnd(name)) {
+    const subcommand = all[1];
+    if (subcommand === undefined || !plainWord(subcommand)) return exact;
+    if (!RUNNING_SUBCOMMANDS.has(subcommand)) return { kind: "prefix", text: `${first} ${subcommand}` };
+    const target = all[2];
+    if (target === undefined || !plainWord(target)) return exact;
+    return { kind: "prefix", text: `${first} ${subcommand} ${target}` };
+  }
   const prefix: string[] = [];
-  for (const word of words(command)) {
+  for (const word of all) {
     if (word.startsWith("-") || prefix.length === 2) break;
     prefix.push(word);
   }
-  // An empty prefix would allow everything.
-  if (prefix.length === 0) return { kind: "exact", text: command.trim() };
   return { kind: "prefix", text: prefix.join(" ") };
+}
+
+/** `NAME=value` before a command: it sets the command's environment (`GIT_CONFIG_PARAMETERS=...`). */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** A subcommand or script name as it is: not an option, an assignment, a quote or an expansion. */
+function plainWord(word: string): boolean {
+  return !word.startsWith("-") && !ASSIGNMENT.test(word) && !/["'\\$*?[\]~]/.test(word);
+}
+
+/**
+ * Whether the words after an allowed front end's prefix change what it runs: an option of
+ * `RUN_CHANGING_OPTIONS` (quotes taken out: `'-c'` is `-c`), a `NAME=value` (make's `SHELL=...`),
+ * or an expansion the shell would make into one (`$X`).
+ */
+function widensFrontEnd(prefix: readonly string[], rest: readonly string[]): boolean {
+  const first = prefix[0];
+  if (first === undefined || !isFrontEnd(commandName(first))) return false;
+  return rest.some((word) => {
+    const bare = unquote(word);
+    return word.includes("$") || changesWhatRuns(bare) || ASSIGNMENT.test(bare);
+  });
+}
+
+/** A word as the shell would see it, quotes and backslashes taken out (`'-c'` → `-c`). */
+function unquote(word: string): string {
+  return word.replace(/["'\\]/g, "");
 }
 
 function words(text: string): string[] {

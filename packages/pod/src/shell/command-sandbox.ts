@@ -1,21 +1,29 @@
 import path from "node:path";
 import type { Manifest } from "../manifest/resolve.js";
 import { podSocketPath } from "../protocol/socket-path.js";
+import type { Scope } from "../scope/rules.js";
 import { hostReads, NO_HOST_READS } from "./host-reads.js";
 import type { SandboxStatus } from "./sandbox.js";
 import { probeSandbox } from "./sandbox-probe.js";
 
+/** What narrows a shell beyond the manifest. */
+export interface ShellConfinement {
+  /** Directories (absolute) hidden from every command besides the session's socket directories (`PodOptions.shellHide`). */
+  hide?: readonly string[];
+  /** A sub-agent's scope (see `childScope`), narrower than the manifest's. */
+  scope?: Scope;
+}
+
 /**
  * The sandbox the manifest's commands run in, the `bash` tool's and (made read-only) the hooks',
- * or why there is none: probed with the manifest's scope and `[shell]` settings, the directories
- * of the user's session sockets hidden, and `hidden` (absolute: what the embedder keeps from every
- * command, `PodOptions.shellHide`). `[shell] sandbox = false` is a status too, never a probe.
- * Never throws.
+ * or why there is none: probed with the manifest's scope (a sub-agent's own, when `confinement`
+ * names one) and `[shell]` settings, the directories of the user's session sockets hidden, and
+ * `confinement.hide`. `[shell] sandbox = false` is a status too, never a probe. Never throws.
  */
 export async function probeCommandSandbox(
   manifest: Manifest,
   env: Readonly<Record<string, string | undefined>>,
-  hidden: readonly string[] = [],
+  confinement: ShellConfinement = {},
 ): Promise<SandboxStatus> {
   const settings = manifest.shell;
   if (!settings.sandbox)
@@ -27,9 +35,9 @@ export async function probeCommandSandbox(
   const hide = [path.dirname(podSocketPath(manifest.projectRoot, env))];
   const runtimeDir = env.XDG_RUNTIME_DIR;
   if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
-  hide.push(...hidden);
+  hide.push(...(confinement.hide ?? []));
   const reads = await hostReads(manifest.projectRoot, settings.reveal, env);
-  return probeSandbox(manifest.scope, { network: settings.network, hide, reads }, env);
+  return probeSandbox(confinement.scope ?? manifest.scope, { network: settings.network, hide, reads }, env);
 }
 
 /**

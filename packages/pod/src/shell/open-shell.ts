@@ -1,7 +1,7 @@
 import type { Manifest } from "../manifest/resolve.js";
 import { BASH_TOOL_NAME } from "./bash-tool.js";
 import { commandEnv } from "./command-env.js";
-import { probeCommandSandbox } from "./command-sandbox.js";
+import { probeCommandSandbox, type ShellConfinement } from "./command-sandbox.js";
 import type { SandboxStatus } from "./sandbox.js";
 import { Shell } from "./shell.js";
 
@@ -14,18 +14,21 @@ export interface OpenedShell {
 }
 
 /**
- * Probes the sandbox once and builds the Pod's shell from the manifest. `hidden` lists
- * directories (absolute) the embedder keeps from every command besides the session's socket
- * directories (`PodOptions.shellHide`). Without a working sandbox the shell runs commands
+ * Probes the sandbox once and builds the Pod's shell from the manifest, narrowed by
+ * `confinement`. Without a working sandbox the shell runs commands
  * unconfined, which the approvals then ask about one by one, or there is no shell at all
  * (`[shell] unsandboxed = "off"`); either way the user is told why, with the fix.
  * A manifest that disables the `bash` tool gets no shell and no probe.
+ *
+ * A sub-agent's shell (`confinement.scope`) is confined to that scope, narrower than
+ * the manifest's (read-only unless the child may write), and exists only in the sandbox: an
+ * unconfined command could write whatever the user can, and a child cannot ask for approvals.
  */
 export async function openShell(
   manifest: Manifest,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
-  hidden: readonly string[] = [],
+  confinement: ShellConfinement = {},
 ): Promise<OpenedShell> {
   if (manifest.tools.disable.includes(BASH_TOOL_NAME)) return { warnings: [] };
   const settings = manifest.shell;
@@ -33,14 +36,14 @@ export async function openShell(
   const { env: shellEnv, refused } = commandEnv(env, settings.env, manifest.model.apiKeyEnv);
   if (refused.length > 0)
     warnings.push(`shell.env: ${refused.join(", ")} not passed to commands (provider keys never are)`);
-  const status = await probeCommandSandbox(manifest, env, hidden);
+  const status = await probeCommandSandbox(manifest, env, confinement);
   if (!status.ok) {
-    const then =
-      settings.unsandboxed === "off"
-        ? "the bash tool is off"
-        : "every bash command will ask for approval, unsandboxed";
+    const off = settings.unsandboxed === "off" || confinement.scope !== undefined;
+    const then = off
+      ? `the bash tool is off${confinement.scope === undefined ? "" : " for this sub-agent"}`
+      : "every bash command will ask for approval, unsandboxed";
     warnings.push(`no sandbox for commands: ${status.reason}; ${then}. Fix: ${status.fix}`);
-    if (settings.unsandboxed === "off") return { warnings, status };
+    if (off) return { warnings, status };
   }
   const shell = new Shell({ root: manifest.projectRoot, cwd, settings, status, env: shellEnv });
   return { shell, warnings, status };

@@ -68,7 +68,8 @@ export function createTaskParent(context: TaskParentContext): TaskParent {
         ...(client !== undefined && request.model === undefined && { client }),
         overrides,
         session: "new",
-        child: { scope: childScope(manifest.scope, request.write), depth: depth + 1 },
+        // A child's own children narrow its scope, not the manifest's (which it reloaded whole).
+        child: { scope: childScope(options.child?.scope ?? manifest.scope, request.write), depth: depth + 1 },
       });
     },
     finalHash: async (sessionId) => {

@@ -51,6 +51,22 @@ describe("PermissionPrompt", () => {
     unmount();
   });
 
+  it("says where a sub-agent's model would send its conversation", () => {
+    const reason =
+      "the sub-agent would send its task and the files it reads to ollama/qwen3 at http://localhost:11434, a local address where any local user could be listening";
+    const { lastFrame, unmount } = show({
+      id: "p3",
+      callId: "c3",
+      tool: "task",
+      arguments: { description: "look", prompt: "look around", model: "ollama/qwen3" },
+      model: { model: "ollama/qwen3", endpoint: "http://localhost:11434", local: true, reason },
+    });
+    expect(lastFrame()?.replace(/\s+/g, " ")).toContain(
+      "a local address where any local user could be listening",
+    );
+    unmount();
+  });
+
   it("shows the tool, its path and the diff, without repeating the replaced strings", () => {
     const { lastFrame, unmount } = show();
     expect(lastFrame()).toContain("edit_file wants to run on src/greet.ts");

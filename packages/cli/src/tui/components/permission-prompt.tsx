@@ -89,6 +89,13 @@ export function PermissionPrompt({ request, onDecision, onCancel }: PermissionPr
           </Text>
         </Box>
       )}
+      {request.model !== undefined && (
+        <Box marginTop={1}>
+          <Text color="red" bold={request.model.local}>
+            {request.model.reason}
+          </Text>
+        </Box>
+      )}
       {preview?.ok === true && (
         <Box flexDirection="column" marginTop={1}>
           {preview.newFile && <Text color="green">new file</Text>}
