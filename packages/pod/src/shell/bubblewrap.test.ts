@@ -55,6 +55,7 @@ describe("compileBubblewrapArgs", () => {
     );
     expect(mounts(args)).toEqual([
       "--ro-bind /",
+      "--tmpfs /dev/shm",
       "--tmpfs /tmp",
       "--tmpfs /run",
       `--bind ${root}`,
@@ -100,6 +101,7 @@ describe("compileBubblewrapArgs", () => {
       );
       expect(mounts(args)).toEqual([
         "--ro-bind /",
+        "--tmpfs /dev/shm",
         "--tmpfs /tmp",
         "--tmpfs /run",
         `--ro-bind ${tmpBase}/docs`,

@@ -1,8 +1,12 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import { DEFAULT_SHELL_LIMITS } from "../manifest/defaults.js";
+import type { ShellLimits } from "../manifest/resolve.js";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type Scope, type ScopeRule } from "../scope/rules.js";
+import { limitedArgv, tmpfsBytes } from "./resource-limits.js";
 import type { Sandbox } from "./sandbox.js";
+import { buildSeccompFilter, seccompArchFor } from "./seccomp.js";
 import type { ShellLaunch } from "./shell-process.js";
 
 /** What the sandbox confines beyond the scope rules. */
@@ -14,7 +18,20 @@ export interface ConfinementOptions {
    * Pod's own protocol socket among them). A read-only mount does not stop `connect()` on a socket.
    */
   hide: readonly string[];
+  /** What one command may take (default: `[shell.limits]`'s defaults). */
+  limits?: ShellLimits;
 }
+
+/** `DEFAULT_SHELL_LIMITS`, resolved: for confinement options that name no limits (tests, probes). */
+export const DEFAULT_LIMITS: ShellLimits = {
+  processes: DEFAULT_SHELL_LIMITS.processes,
+  memoryMb: DEFAULT_SHELL_LIMITS.memory_mb,
+  fileSizeMb: DEFAULT_SHELL_LIMITS.file_size_mb,
+  tmpMb: DEFAULT_SHELL_LIMITS.tmp_mb,
+};
+
+/** The file descriptor bwrap reads the seccomp filter from (see `ShellLaunch.fd3`). */
+const SECCOMP_FD = 3;
 
 /** Names that stay read-only inside every writable directory: history, and the agent's own manifest. */
 export const PROTECTED_NAMES = [".git", ".yoake"] as const;
@@ -53,8 +70,11 @@ const KIND_ORDER: Readonly<Record<Mount["kind"], number>> = { reveal: 0, write: 
  * path that does not exist yet binds nothing (so a command can create it, read-only rules
  * notwithstanding, if its parent is writable).
  *
- * Every namespace is unshared (the network too, unless `network`), capabilities dropped, the
- * command is in a session of its own (no TIOCSTI into the user's terminal) and dies with the Pod.
+ * Every namespace is unshared (the network too, unless `network`), the user namespace always
+ * (also for root: RLIMIT_NPROC then counts the sandbox's processes only, and applies at all) with
+ * no nested one allowed, capabilities dropped, the command is in a session of its own (no TIOCSTI
+ * into the user's terminal) and dies with the Pod. The private /tmp and /dev/shm are tmpfs of
+ * `limits.tmpMb` each; the rest of /dev is read-only, so no unbounded tmpfs is writable.
  */
 export async function compileBubblewrapArgs(
   scope: Scope,
@@ -102,17 +122,28 @@ export async function compileBubblewrapArgs(
   const unique = [...new Map(mounts.map((mount) => [`${mount.kind} ${mount.path}`, mount])).values()];
   unique.sort((a, b) => depth(a.path) - depth(b.path) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
 
+  const tmpSize = String(tmpfsBytes(options.limits ?? DEFAULT_LIMITS));
   const args = [
     "--ro-bind",
     "/",
     "/",
     "--dev",
     "/dev",
+    "--size",
+    tmpSize,
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
     "--proc",
     "/proc",
+    "--size",
+    tmpSize,
     "--tmpfs",
     "/tmp",
     "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
     ...(options.network ? ["--share-net"] : []),
     "--die-with-parent",
     "--new-session",
@@ -187,15 +218,31 @@ function depth(p: string): number {
   return p === "/" ? 0 : p.split("/").length - 1;
 }
 
-/** The Linux sandbox: bubblewrap at `bwrapPath`, compiled from `scope` for every command. */
+/**
+ * The Linux sandbox: bubblewrap at `bwrapPath`, compiled from `scope` for every command, with the
+ * seccomp filter of `seccomp.ts` (none on a machine it is not written for: `filtered` says so)
+ * and the resource limits of `options.limits`.
+ */
 export class BubblewrapSandbox implements Sandbox {
   readonly name = "bubblewrap";
+  readonly limits: ShellLimits;
+  private readonly filter: Buffer | undefined;
 
   constructor(
     private readonly bwrapPath: string,
     private readonly scope: Scope,
     private readonly options: ConfinementOptions,
-  ) {}
+    arch: string = process.arch,
+  ) {
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    const filterArch = seccompArchFor(arch);
+    this.filter = filterArch === undefined ? undefined : buildSeccompFilter(filterArch);
+  }
+
+  /** Whether commands run under the seccomp filter (false on machines other than x86_64 and aarch64). */
+  get filtered(): boolean {
+    return this.filter !== undefined;
+  }
 
   async launch(
     argv: readonly string[],
@@ -203,8 +250,15 @@ export class BubblewrapSandbox implements Sandbox {
     env: Readonly<Record<string, string>>,
   ): Promise<ShellLaunch> {
     const args = await compileBubblewrapArgs(this.scope, cwd, this.options);
+    if (this.filter !== undefined) args.push("--seccomp", String(SECCOMP_FD));
     // bwrap itself gets only the command's environment: the sandbox's init is bwrap, and its
     // /proc/1/environ is readable from inside.
-    return { file: this.bwrapPath, args: [...args, "--", ...argv], cwd: "/", env };
+    return {
+      file: this.bwrapPath,
+      args: [...args, "--", ...limitedArgv(argv, this.limits)],
+      cwd: "/",
+      env,
+      ...(this.filter !== undefined && { fd3: this.filter }),
+    };
   }
 }

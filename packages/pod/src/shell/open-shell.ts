@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Manifest } from "../manifest/resolve.js";
 import { podSocketPath } from "../protocol/socket-path.js";
 import { BASH_TOOL_NAME } from "./bash-tool.js";
+import { BubblewrapSandbox } from "./bubblewrap.js";
 import { commandEnv } from "./command-env.js";
 import type { SandboxStatus } from "./sandbox.js";
 import { probeSandbox } from "./sandbox-probe.js";
@@ -34,7 +35,7 @@ export async function openShell(
   const runtimeDir = env.XDG_RUNTIME_DIR;
   if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
   const status: SandboxStatus = settings.sandbox
-    ? await probeSandbox(manifest.scope, { network: settings.network, hide }, env)
+    ? await probeSandbox(manifest.scope, { network: settings.network, hide, limits: settings.limits }, env)
     : {
         ok: false,
         reason: `the manifest turned it off (shell.sandbox = false, from ${manifest.keySources["shell.sandbox"]})`,
@@ -48,6 +49,10 @@ export async function openShell(
     warnings.push(`no sandbox for commands: ${status.reason}; ${then}. Fix: ${status.fix}`);
     if (settings.unsandboxed === "off") return { warnings };
   }
+  if (status.ok && status.sandbox instanceof BubblewrapSandbox && !status.sandbox.filtered)
+    warnings.push(
+      `no seccomp filter for ${process.arch}: sandboxed commands can set setuid/setgid bits on the files they write`,
+    );
   const shell = new Shell({ root: manifest.projectRoot, cwd, settings, status, env: shellEnv });
   return { shell, warnings };
 }

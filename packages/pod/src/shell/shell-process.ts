@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { errorMessage } from "@yoake/llm-worker/internal";
 import { OutputLog } from "./output-log.js";
@@ -10,6 +11,11 @@ export interface ShellLaunch {
   cwd: string;
   /** The whole environment of the command: nothing of the Pod's own is inherited. */
   env: Readonly<Record<string, string>>;
+  /**
+   * Bytes the program reads from its file descriptor 3, a pipe closed after them (bwrap's
+   * `--seccomp 3`). Without it the program has no fd 3.
+   */
+  fd3?: Uint8Array;
 }
 
 /** Why the Pod killed a command. */
@@ -68,9 +74,15 @@ export class ShellProcess {
           cwd: launch.cwd,
           env: { ...launch.env },
           // `bashArgv` sends stderr into stdout; the stderr pipe still catches what the sandbox says.
-          stdio: ["ignore", "pipe", "pipe"],
+          stdio: launch.fd3 === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", "pipe"],
           detached: true,
         });
+        const input = this.child.stdio[3] as Writable | null | undefined;
+        if (launch.fd3 !== undefined && input) {
+          // A program that fails before reading it closes the pipe: that failure is what it says.
+          input.on("error", () => {});
+          input.end(launch.fd3);
+        }
       } catch (error) {
         settle({ kind: "spawn_failed", message: errorMessage(error) });
         return;
