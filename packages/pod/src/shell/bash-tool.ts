@@ -175,6 +175,8 @@ function describeEnd(end: ShellEnd, timeoutMs: number): string {
           return "killed: the Pod closed";
         case "stopped":
           return "killed on request";
+        case "process_limit":
+          return "killed: it ran more processes at once than the sandbox allows; the command and every process it started were stopped";
       }
   }
 }

@@ -259,6 +259,8 @@ export class BubblewrapSandbox implements Sandbox {
       cwd: "/",
       env,
       ...(this.filter !== undefined && { fd3: this.filter }),
+      // The kernel does not apply RLIMIT_NPROC to root, not even in the sandbox's user namespace.
+      ...(process.geteuid?.() === 0 && { processLimit: this.limits.processes }),
     };
   }
 }

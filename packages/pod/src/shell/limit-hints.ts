@@ -22,9 +22,10 @@ export function limitHints(end: ShellEnd, output: string, limits: ShellLimits): 
     hints.push(
       `file size limit: a file can grow to ${limits.fileSizeMb} MiB, and a process writing past that is stopped (SIGXFSZ, "File size limit exceeded"); the user can raise shell.limits.file_size_mb`,
     );
-  if (/Resource temporarily unavailable/.test(output) && /fork/i.test(output))
+  const processLimit = end.kind === "killed" && end.reason === "process_limit";
+  if (processLimit || (/Resource temporarily unavailable/.test(output) && /fork/i.test(output)))
     hints.push(
-      `process limit: fork failed, the command may run ${limits.processes} processes at once; the user can raise shell.limits.processes`,
+      `process limit: ${processLimit ? "more processes than that were started" : "fork failed"}, the command may run ${limits.processes} processes at once; the user can raise shell.limits.processes`,
     );
   if (/No space left on device/.test(output))
     hints.push(

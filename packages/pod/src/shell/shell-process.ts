@@ -3,6 +3,7 @@ import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { errorMessage } from "@yoake/llm-worker/internal";
 import { OutputLog } from "./output-log.js";
+import { watchSandboxProcesses } from "./process-watch.js";
 
 /** How to start one command: the program (bash, or the sandbox that starts bash), where, with what. */
 export interface ShellLaunch {
@@ -16,10 +17,15 @@ export interface ShellLaunch {
    * `--seccomp 3`). Without it the program has no fd 3.
    */
   fd3?: Uint8Array;
+  /**
+   * Kill the command when its bubblewrap sandbox holds more processes than this (see
+   * `watchSandboxProcesses`): where RLIMIT_NPROC does not apply, for root.
+   */
+  processLimit?: number;
 }
 
 /** Why the Pod killed a command. */
-export type KillReason = "timeout" | "aborted" | "closed" | "stopped";
+export type KillReason = "timeout" | "aborted" | "closed" | "stopped" | "process_limit";
 
 /** How a command ended. */
 export type ShellEnd =
@@ -88,6 +94,10 @@ export class ShellProcess {
         return;
       }
       const child = this.child;
+      const stopWatching =
+        launch.processLimit !== undefined && child.pid !== undefined
+          ? watchSandboxProcesses(child.pid, launch.processLimit, () => this.kill("process_limit"))
+          : () => {};
       const decoder = new StringDecoder("utf8");
       const take = (chunk: Buffer): void => {
         this.output.add(chunk);
@@ -110,11 +120,13 @@ export class ShellProcess {
         else settle({ kind: "signaled", signal: exit.signal ?? "unknown" });
       };
       child.on("error", (error) => {
+        stopWatching();
         this.killGroup();
         settle({ kind: "spawn_failed", message: errorMessage(error) });
       });
       child.on("exit", (code, signal) => {
         exit = { code, signal };
+        stopWatching();
         // What the command left running in its group goes with it.
         this.killGroup();
         grace = setTimeout(finish, PIPE_GRACE_MS);
