@@ -52,6 +52,8 @@ export interface ShellBedOptions {
   parentDir?: string;
   /** Kept across the tests of a file (made in `beforeAll`): the caller disposes of it. */
   shared?: boolean;
+  /** Called once the directories and files exist, before the manifest is loaded and the shell probed. */
+  prepare?: (dirs: { base: string; project: string }) => void;
 }
 
 const open: ShellBed[] = [];
@@ -72,6 +74,7 @@ export async function shellBed(options: ShellBedOptions = {}): Promise<ShellBed>
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
+  options.prepare?.({ base, project });
   const env = options.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(base, "home") };
   const manifest = await loadManifest({
     cwd: project,
