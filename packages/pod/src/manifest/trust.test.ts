@@ -296,6 +296,21 @@ describe("classifyLayer", () => {
     expect(safe).toEqual({ shell: { limits: { processes: 64, memory_mb: 6000 } } });
   });
 
+  it("[shell.limits] from a project file: lower limits load unasked, a higher one waits for trust", async () => {
+    put(projectFile(), "[shell.limits]\nprocesses = 64\ntmp_mb = 128\n");
+    expect((await load()).shell.limits).toEqual({
+      processes: 64,
+      memoryMb: 4096,
+      fileSizeMb: 1024,
+      tmpMb: 128,
+    });
+    put(projectFile(), "[shell.limits]\nprocesses = 64\nmemory_mb = 65536\n");
+    const refused = await trustError(load());
+    expect(refused.message).toContain("shell.limits.memory_mb from 4096 to 65536");
+    expect((await load("safe-only")).shell.limits).toMatchObject({ processes: 64, memoryMb: 4096 });
+    expect((await load("trust")).shell.limits).toMatchObject({ processes: 64, memoryMb: 65536 });
+  });
+
   it("a fallback model with its own host or key variable is a request; a catalogue reference is not", async () => {
     const below = normalizeLayer(DEFAULT_LAYER, "defaults", home);
     const { safe, requests } = await classifyLayer(

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { BubblewrapSandbox } from "./bubblewrap.js";
 import { buildSeccompFilter, type SeccompArch, seccompArchFor } from "./seccomp.js";
 
 const ALLOW = "allow";
@@ -210,10 +211,24 @@ describe("the seccomp filter", () => {
     console.log(`seccomp: ${compared} system call numbers match the kernel headers`);
   });
 
-  it("has a filter for x86_64 and aarch64 only", () => {
+  it("has a filter for x86_64 and aarch64 only; bwrap reads it from fd 3 of the launch", async () => {
     expect(seccompArchFor("x64")).toBe("x86_64");
     expect(seccompArchFor("arm64")).toBe("aarch64");
     expect(seccompArchFor("riscv64")).toBeUndefined();
     expect(seccompArchFor("ia32")).toBeUndefined();
+    const scope = { root: "/", allow: [], deny: [] };
+    const options = { network: false, hide: [] };
+    for (const [arch, filter] of [
+      ["x64", buildSeccompFilter("x86_64")],
+      ["arm64", buildSeccompFilter("aarch64")],
+      ["riscv64", undefined],
+    ] as const) {
+      const sandbox = new BubblewrapSandbox("/usr/bin/bwrap", scope, options, arch);
+      const launch = await sandbox.launch(["true"], "/", {});
+      expect(sandbox.filtered).toBe(filter !== undefined);
+      expect(launch.fd3).toEqual(filter);
+      const at = launch.args.indexOf("--seccomp");
+      expect(at === -1 ? undefined : launch.args[at + 1]).toBe(filter === undefined ? undefined : "3");
+    }
   });
 });
