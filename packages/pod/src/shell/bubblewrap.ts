@@ -4,6 +4,7 @@ import { DEFAULT_SHELL_LIMITS } from "../manifest/defaults.js";
 import type { ShellLimits } from "../manifest/resolve.js";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type Scope, type ScopeRule } from "../scope/rules.js";
+import { createPidsCgroup } from "./pids-cgroup.js";
 import { limitedArgv, tmpfsBytes } from "./resource-limits.js";
 import type { Sandbox } from "./sandbox.js";
 import { buildSeccompFilter, seccompArchFor } from "./seccomp.js";
@@ -253,14 +254,23 @@ export class BubblewrapSandbox implements Sandbox {
     if (this.filter !== undefined) args.push("--seccomp", String(SECCOMP_FD));
     // bwrap itself gets only the command's environment: the sandbox's init is bwrap, and its
     // /proc/1/environ is readable from inside.
-    return {
+    const launch: ShellLaunch = {
       file: this.bwrapPath,
       args: [...args, "--", ...limitedArgv(argv, this.limits)],
       cwd: "/",
       env,
       ...(this.filter !== undefined && { fd3: this.filter }),
-      // The kernel does not apply RLIMIT_NPROC to root, not even in the sandbox's user namespace.
-      ...(process.geteuid?.() === 0 && { processLimit: this.limits.processes }),
+    };
+    if (process.geteuid?.() !== 0) return launch;
+    // The kernel does not apply RLIMIT_NPROC to root, not even in the sandbox's user namespace:
+    // a cgroup's pids.max does (bwrap's own two processes count there too), else the Pod counts.
+    const cgroup = createPidsCgroup(this.limits.processes + 2);
+    if (cgroup === undefined) return { ...launch, processLimit: this.limits.processes };
+    return {
+      ...launch,
+      file: "/bin/sh",
+      args: ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, launch.file, ...launch.args],
+      cleanup: cgroup.remove,
     };
   }
 }

@@ -22,10 +22,13 @@ export function limitHints(end: ShellEnd, output: string, limits: ShellLimits): 
     hints.push(
       `file size limit: a file can grow to ${limits.fileSizeMb} MiB, and a process writing past that is stopped (SIGXFSZ, "File size limit exceeded"); the user can raise shell.limits.file_size_mb`,
     );
-  const processLimit = end.kind === "killed" && end.reason === "process_limit";
-  if (processLimit || (/Resource temporarily unavailable/.test(output) && /fork/i.test(output)))
+  const killed = end.kind === "killed" && end.reason === "process_limit";
+  const eagain = /Resource temporarily unavailable/.test(output);
+  // Python's failed os.fork() prints a BlockingIOError whose traceback need not show the call.
+  const forkFailed = eagain && /fork/i.test(output);
+  if (killed || forkFailed || (eagain && /BlockingIOError/.test(output)))
     hints.push(
-      `process limit: ${processLimit ? "more processes than that were started" : "fork failed"}, the command may run ${limits.processes} processes at once; the user can raise shell.limits.processes`,
+      `process limit: ${killed ? "more processes than that were started" : forkFailed ? "fork failed" : "if that was fork failing"}, the command may run ${limits.processes} processes at once; the user can raise shell.limits.processes`,
     );
   if (/No space left on device/.test(output))
     hints.push(

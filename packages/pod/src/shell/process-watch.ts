@@ -1,33 +1,81 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
-/** How often the sandbox's processes are counted. */
-const WATCH_INTERVAL_MS = 25;
+/** How often the sandboxes' processes are counted. */
+const WATCH_INTERVAL_MS = 20;
+
+interface Watched {
+  bwrapPid: number;
+  /** `pid:[inode]` of the sandbox's PID namespace, once bwrap has made it. */
+  namespace?: string;
+  limit: number;
+  exceeded: () => void;
+}
+
+/** Every sandbox being watched; one scan of /proc per interval counts them all. */
+const watched = new Set<Watched>();
+let timer: NodeJS.Timeout | undefined;
 
 /**
  * Counts the processes of one bubblewrap sandbox and calls `exceeded` once when there are more
- * than `limit`. For root only: the kernel exempts uid 0 from RLIMIT_NPROC even inside a user
- * namespace (the limit is skipped for the global root user, which the sandbox's uid 0 maps to),
- * so a fork bomb run as root would fill the machine's PID space. Polling lets a fast bomb
- * overshoot by what it forks in one interval; it is then killed whole with its PID namespace.
+ * than `limit`. For root only: the kernel exempts the global root user from RLIMIT_NPROC, and a
+ * root Pod's sandbox runs as that user even inside its own user namespace, so a fork bomb would
+ * fill the machine's PID space. Every process of the PID namespace is counted, whoever its
+ * parent (a process cannot hide by forking from a thread or being orphaned). Polling lets a fast
+ * bomb overshoot by what it forks in one interval; it is then killed whole with its namespace.
  *
  * `bwrapPid` is bwrap's own process: its one child is the sandbox's init, whose PID namespace
  * holds every process of the command. Returns the function that stops watching.
  */
 export function watchSandboxProcesses(bwrapPid: number, limit: number, exceeded: () => void): () => void {
-  let namespace: string | undefined;
-  const timer = setInterval(() => {
-    namespace ??= sandboxNamespace(bwrapPid);
-    if (namespace === undefined) return;
-    if (countInNamespace(namespace, limit) > limit) {
-      clearInterval(timer);
-      exceeded();
-    }
-  }, WATCH_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  const entry: Watched = { bwrapPid, limit, exceeded };
+  watched.add(entry);
+  if (timer === undefined) {
+    timer = setInterval(scan, WATCH_INTERVAL_MS);
+    timer.unref();
+  }
+  return () => unwatch(entry);
 }
 
-/** The `pid:[inode]` of the namespace bwrap's child lives in, once it has one of its own. */
+function unwatch(entry: Watched): void {
+  watched.delete(entry);
+  if (watched.size === 0 && timer !== undefined) {
+    clearInterval(timer);
+    timer = undefined;
+  }
+}
+
+function scan(): void {
+  const byNamespace = new Map<string, Watched>();
+  for (const entry of watched) {
+    entry.namespace ??= sandboxNamespace(entry.bwrapPid);
+    if (entry.namespace !== undefined) byNamespace.set(entry.namespace, entry);
+  }
+  if (byNamespace.size === 0) return;
+  // A sandbox is stopped the moment its count passes the limit: a bomb's processes are many, and
+  // every one read while it grows is time it forks in.
+  const counts = new Map<string, number>();
+  for (const name of readdirSync("/proc")) {
+    const first = name.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    let namespace: string;
+    try {
+      namespace = readlinkSync(`/proc/${name}/ns/pid`);
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    const entry = byNamespace.get(namespace);
+    if (entry === undefined) continue;
+    const count = (counts.get(namespace) ?? 0) + 1;
+    counts.set(namespace, count);
+    if (count <= entry.limit) continue;
+    byNamespace.delete(namespace);
+    unwatch(entry);
+    entry.exceeded();
+    if (byNamespace.size === 0) return;
+  }
+}
+
+/** The PID namespace of bwrap's child, once it has one of its own. */
 function sandboxNamespace(bwrapPid: number): string | undefined {
   try {
     const outer = readlinkSync(`/proc/${bwrapPid}/ns/pid`);
@@ -39,18 +87,4 @@ function sandboxNamespace(bwrapPid: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The processes in `namespace`, counted up to just past `limit` (no need to count a bomb whole). */
-function countInNamespace(namespace: string, limit: number): number {
-  let count = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/ns/pid`) === namespace && ++count > limit) return count;
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return count;
 }

@@ -22,6 +22,8 @@ export interface ShellLaunch {
    * `watchSandboxProcesses`): where RLIMIT_NPROC does not apply, for root.
    */
   processLimit?: number;
+  /** Called once when the command has ended or could not start: removes what the launch made. */
+  cleanup?: () => void;
 }
 
 /** Why the Pod killed a command. */
@@ -73,6 +75,7 @@ export class ShellProcess {
       const settle = (end: ShellEnd): void => {
         if (this.ended) return;
         this.ended = true;
+        launch.cleanup?.();
         resolve(end);
       };
       try {

@@ -108,7 +108,10 @@ export class Shell {
     const launch = status.ok ? await status.sandbox.launch(argv, cwd, env) : unconfinedLaunch(argv, cwd, env);
     // `close` may have come while the launch was prepared: it has killed what was running then,
     // and a command started now would outlive the Pod.
-    if (this.closed) throw closing();
+    if (this.closed) {
+      launch.cleanup?.();
+      throw closing();
+    }
     const process = new ShellProcess(launch, output);
     this.running.add(process);
     void process.done.then(() => this.running.delete(process));
