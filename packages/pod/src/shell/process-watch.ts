@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** How often the sandboxes' processes are counted. */
-const WATCH_INTERVAL_MS = 20;
+const WATCH_INTERVAL_MS = 50;
 
 interface Watched {
   bwrapPid: number;
@@ -19,9 +19,11 @@ let timer: NodeJS.Timeout | undefined;
  * Counts the processes of one bubblewrap sandbox and calls `exceeded` once when there are more
  * than `limit`. For root only: the kernel exempts the global root user from RLIMIT_NPROC, and a
  * root Pod's sandbox runs as that user even inside its own user namespace, so a fork bomb would
- * fill the machine's PID space. Every process of the PID namespace is counted, whoever its
- * parent (a process cannot hide by forking from a thread or being orphaned). Polling lets a fast
- * bomb overshoot by what it forks in one interval; it is then killed whole with its namespace.
+ * fill the machine's PID space. The fallback where root cannot make a pids cgroup
+ * (`createPidsCgroup`), which bounds it exactly. Every process of the PID namespace is counted,
+ * whoever its parent (a process cannot hide by forking from a thread or being orphaned), and the
+ * command is killed whole with its namespace. Best effort: a fast fork bomb starves the Pod of CPU
+ * and the count of time, so it can reach thousands of processes before it is stopped.
  *
  * `bwrapPid` is bwrap's own process: its one child is the sandbox's init, whose PID namespace
  * holds every process of the command. Returns the function that stops watching.
