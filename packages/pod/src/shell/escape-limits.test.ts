@@ -189,3 +189,27 @@ describe("the escape suite: a fork bomb under the default limits", () => {
     expect(peak - before).toBeLessThan(512 + 1024);
   }, 60_000);
 });
+
+describe("ordinary work under the default limits", () => {
+  it("tsc type-checks and emits, a build writes many files, git and node run", async () => {
+    const tsc = path.resolve("node_modules/typescript/bin/tsc");
+    const { bash, project } = await shellBed({
+      files: {
+        "src/main.ts": "export const answer: number = 42;\nconsole.log(answer);\n",
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { outDir: "out", rootDir: "src", strict: true, types: [] },
+          include: ["src"],
+        }),
+      },
+    });
+    const compiled = await bash({ command: `node ${tsc} -p . && node out/main.js`, timeout_ms: 120_000 });
+    expect(compiled).toMatch(/^42\n\[exit code 0/);
+    const built = await bash({
+      command:
+        'mkdir -p build && for i in $(seq 2000); do echo "file $i" > build/f$i.txt; done && ls build | wc -l && git --version >/dev/null && node -e \'new WebAssembly.Memory({ initial: 1 }); console.log("wasm ok")\'',
+      timeout_ms: 120_000,
+    });
+    expect(built).toMatch(/^2000\nwasm ok\n\[exit code 0/);
+    expect(existsSync(path.join(project, "build", "f2000.txt"))).toBe(true);
+  }, 180_000);
+});
