@@ -24,6 +24,17 @@ function hostWorks(): boolean {
   return execFileSync("sh", ["-c", "echo alive"]).toString().trim() === "alive";
 }
 
+/** The pids cgroups this process made for its commands and has not removed yet. */
+function ownCgroups(): string[] {
+  return ["/sys/fs/cgroup", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/unified"].flatMap((root) => {
+    try {
+      return readdirSync(root).filter((name) => name.startsWith(`yoake-${process.pid}-`));
+    } catch {
+      return [];
+    }
+  });
+}
+
 async function gone(marker: string): Promise<number> {
   for (let i = 0; i < 200 && processesWhere((cmdline) => cmdline.includes(marker)).length > 0; i++)
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -187,6 +198,10 @@ describe("the escape suite: a fork bomb under the default limits", () => {
     expect(hostWorks()).toBe(true);
     // 512 in the sandbox, and what a bomb forks between two counts (root) or nothing (others).
     expect(peak - before).toBeLessThan(512 + 1024);
+    // A root Pod's per-command pids cgroups are removed once they empty.
+    for (let i = 0; i < 100 && ownCgroups().length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ownCgroups()).toEqual([]);
   }, 60_000);
 });
 

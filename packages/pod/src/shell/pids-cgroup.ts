@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** Where the pids controller is mounted: cgroup v2's unified tree, or v1's own hierarchy. */
@@ -54,6 +54,7 @@ function pidsRoot(): string | undefined {
       rmdirSync(probe);
       if (writable) {
         found = root;
+        sweep(root);
         break;
       }
     } catch {
@@ -61,6 +62,31 @@ function pidsRoot(): string | undefined {
     }
   }
   return found ?? undefined;
+}
+
+/**
+ * Removes the empty cgroups of Pods that are gone: a command's cgroup empties only after its
+ * processes are reaped, which a Pod that exits at once does not wait for.
+ */
+function sweep(root: string): void {
+  for (const name of readdirSync(root)) {
+    const owner = /^yoake-(\d+)-\d+$/.exec(name)?.[1];
+    if (owner === undefined || isAlive(Number(owner))) continue;
+    try {
+      rmdirSync(path.join(root, name));
+    } catch {
+      // Still holds processes: the next Pod tries again.
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 function controllerEnabled(dir: string): boolean {
