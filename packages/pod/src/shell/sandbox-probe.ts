@@ -51,7 +51,11 @@ export async function probeSandbox(
     WORKING.add(works);
     return { ok: true, sandbox };
   }
-  return { ok: false, reason: `bubblewrap cannot create its sandbox: ${failure}`, fix: await namespaceFix() };
+  // --disable-userns and --size came with bubblewrap 0.8.0 (Ubuntu 22.04 ships 0.6).
+  const fix = /unknown option/i.test(failure)
+    ? "upgrade bubblewrap to 0.8.0 or later (the sandbox needs --disable-userns and --size)"
+    : await namespaceFix();
+  return { ok: false, reason: `bubblewrap cannot create its sandbox: ${failure}`, fix };
 }
 
 async function probeSeatbelt(scope: Scope, options: ConfinementOptions): Promise<SandboxStatus> {
