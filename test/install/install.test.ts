@@ -1,7 +1,8 @@
 /**
  * The packages as a user gets them: packed with `npm pack`, installed with `npm install` into a
  * project outside the repository, then used from plain Node, from TypeScript, and as the `yoake`
- * command — on Node 20 and on Node 22 (the registry's `node@22`, through `npx -p`).
+ * command — on the Node that runs the tests (22 or later: the floor) and on Node 24 (the
+ * registry's `node@24`, through `npx -p`).
  */
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -20,10 +21,10 @@ import {
   userEnv,
 } from "./scratch.js";
 
-/** How each Node version is run: this process's own, and Node 22 from the registry. */
+/** How each Node version is run: this process's own, and Node 24 from the registry. */
 const NODES = {
-  "node 20": (command: readonly string[]) => command,
-  "node 22": (command: readonly string[]) => ["npx", "-y", "-p", "node@22", "-c", command.join(" ")],
+  "this node": (command: readonly string[]) => command,
+  "node 24": (command: readonly string[]) => ["npx", "-y", "-p", "node@24", "-c", command.join(" ")],
 } as const;
 
 /** No file of a tarball may be a test, a test helper, a fixture, a benchmark or build state. */
@@ -57,7 +58,7 @@ async function inApp(
   extraEnv: Record<string, string> = {},
 ): Promise<CommandOutcome> {
   const [file, ...args] =
-    nodeVersion === "node 20" ? ["sh", "-c", command.join(" ")] : NODES[nodeVersion](command);
+    nodeVersion === "this node" ? ["sh", "-c", command.join(" ")] : NODES[nodeVersion](command);
   const outcome = await run(file as string, args, {
     cwd: scratch.app,
     env: userEnv({ ...npmLocations(), ...extraEnv }),
@@ -66,9 +67,9 @@ async function inApp(
   return { ...outcome, stderr: outcome.stderr.replace(/^npm (warn|notice) .*\n/gm, "") };
 }
 
-/** `yoake <args>` as installed: through `npx` on the Node of this process, by name under Node 22's `npx -p`. */
+/** `yoake <args>` as installed: through `npx` on the Node of this process, by name under Node 24's `npx -p`. */
 function yoake(nodeVersion: keyof typeof NODES, ...args: string[]): string[] {
-  return nodeVersion === "node 20" ? ["npx", "yoake", ...args] : ["yoake", ...args];
+  return nodeVersion === "this node" ? ["npx", "yoake", ...args] : ["yoake", ...args];
 }
 
 describe("the packed tarballs", () => {
@@ -123,7 +124,10 @@ describe.each(Object.keys(NODES) as Array<keyof typeof NODES>)("installed, on %s
     "is the Node version it says",
     async () => {
       const out = await inApp(nodeVersion, ["node", "--version"]);
-      expect(out.stdout).toMatch(nodeVersion === "node 20" ? /^v20\./ : /^v22\./);
+      if (nodeVersion === "node 24") expect(out.stdout).toMatch(/^v24\./);
+      else expect(out.stdout.trim()).toBe(process.version);
+      // The packages' floor: Node 20 is out of support.
+      expect(Number(/^v(\d+)\./.exec(out.stdout)?.[1])).toBeGreaterThanOrEqual(22);
     },
     STEP_TIMEOUT,
   );

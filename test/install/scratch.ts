@@ -13,7 +13,7 @@ export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CONSUMER_FILES = fileURLToPath(new URL("./consumer/", import.meta.url));
 
 /** Versions of what a user would install beside the packages (those of this repository's lockfile). */
-const CONSUMER_DEPENDENCIES = ["zod@4.6.7", "typescript@6.0.3", "@types/node@20.19.43"];
+const CONSUMER_DEPENDENCIES = ["zod@4.6.7", "typescript@6.0.3", "@types/node@22.20.5"];
 
 export interface CommandOutcome {
   code: number;

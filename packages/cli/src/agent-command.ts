@@ -13,6 +13,7 @@ import type { CliIO } from "./io.js";
 import { openPod } from "./open-pod.js";
 import { checkWorkingDirectory, commandPodOptions, type PodShapingOptions } from "./pod-options.js";
 import { openPodWithTrust } from "./project-trust.js";
+import { screenText } from "./screen-text.js";
 import { SwitchablePod } from "./switchable-pod.js";
 
 /** The options of `yoake [options]`, parsed. */
@@ -78,7 +79,7 @@ export async function agentCommand(
   // The UI shows the continued session's warnings (a crash, a torn line) as alerts itself.
   const restoredWarnings = prompt === undefined ? [] : (pod.restored?.warnings ?? []);
   for (const warning of [...manifestWarnings, ...custom.warnings, ...restoredWarnings])
-    io.stderr.write(`yoake: warning: ${warning}\n`);
+    io.stderr.write(`yoake: warning: ${screenText(warning)}\n`);
 
   const interrupt = prompt === undefined ? undefined : interrupts?.();
   try {

@@ -37,14 +37,29 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
       positiveInteger,
       900,
     )
+    .option(
+      "--allow-path <dir>",
+      `a directory whose shared paths (submit --path) this worker runs; repeatable, also $${ALLOW_PATHS_VARIABLE} (separated by "${path.delimiter}"). Without one, --path runs are refused`,
+      (dir: string, dirs: string[]) => [...dirs, dir],
+      [] as string[],
+    )
+    .addHelpText(
+      "after",
+      "\nRuns see their own tree only: the worker's home, the repository cache, Yoake's state and the\ndatabase's sockets are hidden from their commands, and the database's URL is in no run's\nenvironment. Who may submit and what a run can reach: packages/fleet/README.md, \"Trust boundary\".",
+    )
     .action(async (options: WorkerOptions) => {
       const { startFleetWorker } = await import("@yoake/fleet");
+      const allowPaths = [
+        ...(io.env[ALLOW_PATHS_VARIABLE] ?? "").split(path.delimiter).filter((dir) => dir !== ""),
+        ...options.allowPath,
+      ].map((dir) => path.resolve(io.cwd, dir));
       const worker = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
         startFleetWorker({
           url: db(options.db),
           concurrency: options.concurrency,
           providerLimit: options.providerLimit,
           leaseMs: options.lease * 1000,
+          allowPaths,
           env: io.env,
           log: (line) => io.stderr.write(`yoake worker: ${line}\n`),
         }),
@@ -68,7 +83,10 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
       "the git repository to clone for the run; its branch yoake/<run id> is pushed back",
     )
     .option("--ref <ref>", "the branch or tag to start from")
-    .option("--path <dir>", "instead of --repo: a directory every worker reaches at the same path")
+    .option(
+      "--path <dir>",
+      "instead of --repo: a directory every worker reaches at the same path (workers run it only inside their --allow-path)",
+    )
     .option("--model <provider/model>", "the model")
     .option("--yes", "approve every tool call (else a call that needs approval pauses the run)")
     .option(
@@ -198,7 +216,11 @@ interface WorkerOptions {
   concurrency: number;
   providerLimit: number;
   lease: number;
+  allowPath: string[];
 }
+
+/** Directories whose shared paths a worker runs, besides `--allow-path`. */
+const ALLOW_PATHS_VARIABLE = "YOAKE_WORKER_ALLOW_PATHS";
 
 interface SubmitOptions {
   db?: string;

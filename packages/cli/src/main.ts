@@ -8,6 +8,7 @@ import { OUTPUT_FORMATS } from "./headless/output-format.js";
 import { interruptOnSigint } from "./interrupt.js";
 import { type CliIO, processIO } from "./io.js";
 import { PACKAGE_VERSION } from "./package-files.js";
+import { screenText } from "./screen-text.js";
 import type { ServeCommandOptions } from "./serve-command.js";
 
 /**
@@ -64,7 +65,8 @@ export async function main(argv: readonly string[], io?: CliIO): Promise<number>
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     if (error instanceof CliError) {
-      cliIO.stderr.write(`yoake: ${error.message}\n`);
+      // The message may quote a manifest or a server's answer: screen text, like all outside text.
+      cliIO.stderr.write(`yoake: ${screenText(error.message)}\n`);
       return error.exitCode;
     }
     throw error;

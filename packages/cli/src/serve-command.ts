@@ -18,6 +18,8 @@ export interface ServeCommandOptions extends PodShapingOptions {
  *
  * The project's trust is settled here, as for `-p`: a manifest the user has not trusted stops the
  * start (one line, exit 2) unless `--trust-project`. Clients attach to the Pod as it was started.
+ * What the Pod warns about as it starts (no sandbox, a model not in the catalogue) is printed
+ * here, as `yoake` prints it, and every client attaching is told again (`hello`).
  */
 export async function serveCommand(
   options: ServeCommandOptions,
@@ -34,6 +36,9 @@ export async function serveCommand(
     await pod.close();
     throw error instanceof SocketInUseError ? inUse(socketPath) : error;
   });
+  // A continued session's own warnings (a run a crash interrupted) too: nobody else is told them.
+  for (const warning of [...pod.manifest.warnings, ...(pod.restored?.warnings ?? [])])
+    io.stderr.write(`yoake: warning: ${warning}\n`);
   io.stdout.write(
     `yoake: serving ${pod.manifest.projectRoot} on ${socketPath}\n` +
       "yoake: yoake, yoake -p and yoake acp in this project attach to it; Ctrl-C stops it\n",

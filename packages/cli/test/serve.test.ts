@@ -3,79 +3,32 @@
  * Pod against the mock provider, a protocol client in this process watching it, and `yoake -p` /
  * `yoake` (in tmux) attached as child processes.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import {
-  encodeScripted,
-  type MockProvider,
-  type MockReply,
-  startMockProvider,
-} from "@yoake/llm-worker/testing";
+import { encodeScripted, type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { connectPod, type PodClient, type WireEvent } from "@yoake/pod/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { choose, initialize, killEditors, startEditor } from "./acp-editor.js";
 import { type TempProject, tempProject, testEnv, toolResults } from "./cli-test-kit.js";
+import {
+  answer,
+  type Child,
+  held,
+  start,
+  startServer,
+  until,
+  writeCall,
+  yoakeInEnv,
+} from "./support/serve-kit.js";
 import { hasTmux, inputLine, TmuxScreen } from "./tui-tmux.js";
-
-const BIN = fileURLToPath(new URL("../bin/yoake.js", import.meta.url));
-
-const answer = (text: string): MockReply => ({ blocks: [{ type: "text", text }] });
-const writeCall: MockReply = {
-  blocks: [
-    {
-      type: "tool_call",
-      id: "toolu_write",
-      name: "write_file",
-      arguments: { path: "out.txt", content: "written\n" },
-    },
-  ],
-};
-
-/** A child process with its output gathered as it comes. */
-interface Child {
-  process: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exited: Promise<number | null>;
-}
-
-function start(args: readonly string[], cwd: string, env: Record<string, string | undefined>): Child {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-  const gathered: Child = {
-    process: child,
-    stdout: "",
-    stderr: "",
-    exited: new Promise((resolve) => child.on("close", (code) => resolve(code))),
-  };
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (gathered.stdout += chunk));
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (gathered.stderr += chunk));
-  child.stdin?.end();
-  return gathered;
-}
-
-/** Waits (no deadline of its own: the test's timeout is the limit) until `holds`. */
-async function until(holds: () => boolean): Promise<void> {
-  while (!holds()) await new Promise((resolve) => setTimeout(resolve, 25));
-}
 
 /** Where the `n`th text delta event of an Anthropic stream ends. */
 function endOfTextDelta(body: string, n: number): number {
   let end = 0;
   for (let i = 0; i < n; i++) end = body.indexOf("\n\n", body.indexOf('"text_delta"', end)) + 2;
   return end;
-}
-
-/** A held reply: the request waits until `release()`. */
-function held(reply: MockReply): { reply: Promise<MockReply>; release(): void } {
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return { reply: gate.then(() => reply), release };
 }
 
 describe("yoake serve with attached clients", () => {
@@ -103,11 +56,10 @@ describe("yoake serve with attached clients", () => {
     // Short and private to the test: the socket's path must stay under the 108-byte limit.
     runtimeDir = await mkdtemp(path.join(tmpdir(), "yr-"));
     env = { ...testEnv(project, provider), XDG_RUNTIME_DIR: runtimeDir };
-    server = start(["serve"], project.dir, env);
-    await until(() => /on (\S+\.sock)\n/.test(server.stdout) || server.process.exitCode !== null);
-    socketPath = /on (\S+\.sock)\n/.exec(server.stdout)?.[1] ?? `no socket: ${server.stderr}`;
+    ({ server, socketPath } = await startServer(project.dir, env));
     expect(socketPath.startsWith(runtimeDir)).toBe(true);
-    watcher = await connectPod(socketPath, { clientName: "watcher" });
+    // It answers approvals in the first test, as a terminal UI would.
+    watcher = await connectPod(socketPath, { clientName: "watcher", answersApprovals: true });
     events = [];
     watcher.listen((event) => events.push(event));
   });
@@ -254,15 +206,7 @@ describe("yoake serve with attached clients", () => {
         const first = yoake("-p", "the first question");
         expect(await first.exited).toBe(0);
 
-        const command = [
-          "env",
-          ...Object.entries(env)
-            .filter(([, value]) => value !== undefined)
-            .map(([key, value]) => `${key}=${value}`),
-          process.execPath,
-          BIN,
-        ].join(" ");
-        screen.start(command, project.dir);
+        screen.start(yoakeInEnv(env), project.dir);
         let shown = await screen.waitFor("attached to the Pod yoake serve runs", 30_000);
         shown = await screen.waitFor("the first answer");
         expect(shown).toContain("the first question");

@@ -59,6 +59,38 @@ export class TmuxScreen {
     return this.tmux("capture-pane", "-p", "-J", "-t", this.target, "-S", "-400");
   }
 
+  /** The rows of the screen and its scrollback as the terminal has them: wrapped lines not joined. */
+  rows(): string[] {
+    return this.tmux("capture-pane", "-p", "-t", this.target, "-S", "-400").split("\n");
+  }
+
+  /**
+   * Appends every byte the program writes to its terminal from now on to `file`, as the terminal
+   * receives it: escape sequences and all.
+   */
+  record(file: string): void {
+    // A pipe still open from an earlier program is closed first.
+    this.tmux("pipe-pane", "-t", this.target);
+    this.tmux("pipe-pane", "-t", this.target, `cat >> '${file}'`);
+  }
+
+  /** The pane's title, which a program sets with OSC 0 or 2. */
+  title(): string {
+    return this.tmux("display-message", "-p", "-t", this.target, "#{pane_title}").trim();
+  }
+
+  /**
+   * The terminal keeps what a program writes to the clipboard (OSC 52) as a paste buffer, so a
+   * test can see whether one was written: `buffers` lists them.
+   */
+  keepClipboard(): void {
+    this.tmux("set-option", "-g", "set-clipboard", "on");
+  }
+
+  buffers(): string {
+    return this.tmux("list-buffers");
+  }
+
   /** Resizes the terminal, as a person dragging its window does. */
   resize(columns: number, rows: number): void {
     this.tmux("resize-window", "-t", this.target, "-x", String(columns), "-y", String(rows));

@@ -14,6 +14,7 @@ export type {
   RunState,
   SavedWorkspace,
 } from "./runs/run-record.js";
+export { checkRunSpec, RunSpecError, SUBMITTER_OVERRIDES } from "./runs/submitter-policy.js";
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./sessions/postgres-session-store.js";
 export { type FleetStores, openFleetStores } from "./stores.js";
 export { type FleetWorker, type FleetWorkerOptions, startFleetWorker } from "./worker/fleet-worker.js";

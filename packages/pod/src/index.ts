@@ -25,8 +25,15 @@ export { IMAGE_LIMIT_BYTES, imageTooLarge, sniffImageType } from "./file-ref/ima
 export { parseSegments, type Segment } from "./file-ref/segments.js";
 /** A model's prices in the catalogue (USD per million tokens), for a cost shown to the user. */
 export type { ModelPrices } from "./manifest/catalogue.js";
-/** The manifest cascade alone: load it, find the project root it starts from. */
-export { findProjectRoot, type LoadManifestOptions, loadManifest } from "./manifest/load.js";
+/** Yoake's own state directory (the session key, blobs, trust), kept from what a Pod runs. */
+export { yoakeStateDir } from "./manifest/data-dir.js";
+/** The manifest cascade alone: load it, find the project root it starts from, the user's manifest file. */
+export {
+  findProjectRoot,
+  type LoadManifestOptions,
+  loadManifest,
+  userManifestPath,
+} from "./manifest/load.js";
 /** A manifest that cannot be used: every problem, with file, key and what was expected. */
 export { ManifestError, type ManifestIssue } from "./manifest/manifest-error.js";
 /** Command-line `key=value` assignments as a manifest layer (values read as TOML). */

@@ -8,6 +8,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { ImagePart, Item } from "@yoake/llm-worker";
 import type { Alert, PermissionDecision, PermissionRequest, Pod, PodRunResult, Segment } from "@yoake/pod";
+import { screenText } from "../screen-text.js";
 import { replayUpdates } from "./history-replay.js";
 import { PERMISSION_OPTIONS, permissionDecision, permissionToolCall } from "./permission.js";
 import { promptImages, promptSegments } from "./prompt-segments.js";
@@ -29,6 +30,8 @@ export interface AcpPod {
   };
   /** Closes the Pod's session log (in-process), or leaves the served Pod. */
   close(): Promise<void>;
+  /** A served Pod: its runs go on when this client leaves it. */
+  readonly runsOnWhenLeft?: boolean;
 }
 
 /** What a session needs of the agent around it. */
@@ -91,8 +94,13 @@ export class AcpSession {
     );
   }
 
-  /** Cancels the turn going now, waits for it, and closes the Pod's session log. */
-  async close(): Promise<void> {
+  /**
+   * Cancels the turn going now (`session/close` asks for that), waits for it, and closes the Pod's
+   * session log. `leaving`: the editor went away without asking; a served Pod's run then goes on
+   * for its other clients (leaving is not cancelling), and only this client's connection closes.
+   */
+  async close({ leaving = false }: { leaving?: boolean } = {}): Promise<void> {
+    if (leaving && this.pod.runsOnWhenLeft === true) return this.pod.close();
     this.cancel();
     await this.turnEnded;
     await this.pod.close();
@@ -173,12 +181,12 @@ export class AcpSession {
     return {
       update,
       alert: (alert: Alert) => {
-        if (alert.level !== "info") log(`yoake acp: ${alert.level}: ${alert.message}\n`);
+        if (alert.level !== "info") log(`yoake acp: ${alert.level}: ${screenText(alert.message)}\n`);
         if (notices)
           update({
             sessionUpdate: "notice",
             severity: alert.level === "warn" ? "warning" : alert.level,
-            title: alert.message,
+            title: screenText(alert.message),
           });
       },
     };

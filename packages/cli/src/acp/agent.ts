@@ -86,11 +86,14 @@ export class YoakeAgent {
       });
   }
 
-  /** Cancels every turn and closes every session's Pod (the connection ended). */
+  /**
+   * The connection ended: closes every session's Pod, cancelling its turn, except on a served Pod,
+   * whose run goes on for its other clients.
+   */
   async closeAll(): Promise<void> {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(sessions.map((session) => session.close()));
+    await Promise.all(sessions.map((session) => session.close({ leaving: true })));
   }
 
   private initializeResponse(): InitializeResponse {
@@ -139,9 +142,14 @@ export class YoakeAgent {
   /** A session on the Pod `yoake serve` runs for `cwd`'s project, if one does. */
   private async attach(cwd: string): Promise<AcpSession | undefined> {
     const { attachToServedPod } = await import("../attach/attach.js");
-    const pod = await attachToServedPod(cwd, this.options.env, "yoake acp");
+    const pod = await attachToServedPod(cwd, this.options.env, {
+      clientName: "yoake acp",
+      answersApprovals: true,
+    });
     if (pod === undefined) return undefined;
     this.options.log(`yoake acp: attached to the Pod yoake serve runs for ${pod.manifest.projectRoot}\n`);
+    // As for a Pod of its own: the editor's log tells what the Pod warned about when it started.
+    for (const warning of pod.warnings) this.options.log(`yoake acp: warning: ${warning}\n`);
     // The Pod's session log id, as for a Pod of its own (session/load continues it once the
     // server is gone); a second editor session on the same Pod is the same conversation, renamed.
     const base = pod.sessionId ?? "served";

@@ -6,6 +6,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { DiffPreview, PermissionDecision, PermissionRequest } from "@yoake/pod";
 import { toolCallView } from "./tool-call-view.js";
+import { textContent } from "./turn-reporter.js";
 
 /** The answers an editor offers for a call that needs approval, as the Pod takes them. */
 export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
@@ -57,5 +58,5 @@ function previewContent(preview: DiffPreview): ToolCallContent {
   const text = preview.ok
     ? `\`\`\`diff\n${preview.diff}\n\`\`\`${preview.truncated ? "\n(the diff is cut short)" : ""}`
     : `No preview: ${preview.message}`;
-  return { type: "content", content: { type: "text", text } };
+  return textContent(text);
 }

@@ -2,6 +2,7 @@ import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclien
 import type { Item, ToolCall, ToolResultItem, Usage } from "@yoake/llm-worker";
 import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type { Alert, Pod } from "@yoake/pod";
+import { screenText } from "../screen-text.js";
 import { toolCallView, toolKind } from "./tool-call-view.js";
 
 /** Where a turn's updates and alerts go. */
@@ -95,7 +96,7 @@ export class TurnReporter {
     this.sink.update({
       sessionUpdate: "tool_call",
       toolCallId: callId,
-      title: name,
+      title: screenText(name),
       kind: toolKind(name),
       status: "pending",
     });
@@ -138,6 +139,10 @@ export class TurnReporter {
   }
 }
 
+/**
+ * A tool call's text as ACP content: screen text (`screenText`), since an editor may show a
+ * tool's output in a terminal view; a control in it arrives as a placeholder.
+ */
 export function textContent(text: string): ToolCallContent {
-  return { type: "content", content: { type: "text", text } };
+  return { type: "content", content: { type: "text", text: screenText(text) } };
 }

@@ -5,6 +5,7 @@ import { commandHeadlessOptions, runHeadless } from "../headless/run-headless.js
 import { startInteractive } from "../interactive.js";
 import type { InterruptSource } from "../interrupt.js";
 import type { CliIO } from "../io.js";
+import { screenText } from "../screen-text.js";
 import { attachToServedPod } from "./attach.js";
 
 /** Options that shape a Pod as it starts: a served Pod has started already. */
@@ -28,9 +29,11 @@ const POD_OPTIONS: ReadonlyArray<[keyof AgentCommandOptions, string]> = [
  * starting one. Undefined when no Pod serves the project (the caller starts its own).
  *
  * The terminal UI shows the conversation so far and follows the Pod's events, whoever's run they
- * are; leaving it leaves the Pod running. A headless run prints as it would in-process; a call
- * that needs approval is approved with `--yes`, else it waits for another client of the Pod (the
- * terminal UI, an editor) to answer it. Ctrl-C and Esc cancel through the protocol.
+ * are; leaving it (`/quit`, Ctrl+D) leaves the Pod and its run going. A headless run prints as it
+ * would in-process; a call that needs approval is approved with `--yes`, else it waits for another
+ * client of the Pod (the terminal UI, an editor) to answer it, and fails at once when none that
+ * can is attached. Ctrl-C and Esc cancel through the protocol. What the Pod warned about when it
+ * started is printed first, as a Pod of one's own prints it.
  */
 export async function attachedCommand(
   cwd: string,
@@ -39,7 +42,11 @@ export async function attachedCommand(
   io: CliIO,
   interrupts: InterruptSource | undefined,
 ): Promise<ExitCodeValue | undefined> {
-  const pod = await attachToServedPod(cwd, io.env, prompt === undefined ? "yoake" : "yoake -p");
+  const interactive = prompt === undefined;
+  const pod = await attachToServedPod(cwd, io.env, {
+    clientName: interactive ? "yoake" : "yoake -p",
+    answersApprovals: interactive,
+  });
   if (pod === undefined) return undefined;
   try {
     const given = POD_OPTIONS.filter(([key]) => options[key] !== undefined && options[key] !== false);
@@ -49,14 +56,16 @@ export async function attachedCommand(
       );
     const { projectRoot } = pod.manifest;
     const custom = await customSlashCommands(projectRoot, io.env);
-    for (const warning of custom.warnings) io.stderr.write(`yoake: warning: ${warning}\n`);
+    for (const warning of [...pod.warnings, ...custom.warnings])
+      io.stderr.write(`yoake: warning: ${screenText(warning)}\n`);
     if (prompt === undefined) {
       await startInteractive({
         pod,
         title: `yoake · ${projectRoot} · attached to the Pod yoake serve runs`,
         customCommands: custom.commands,
       });
-      io.stdout.write("Left the served Pod; it goes on (yoake here attaches to it again)\n");
+      const going = pod.runInProgress ? "its run goes on" : "it goes on";
+      io.stdout.write(`Left the served Pod; ${going} (yoake here attaches to it again)\n`);
       return ExitCode.ok;
     }
     const interrupt = interrupts?.();

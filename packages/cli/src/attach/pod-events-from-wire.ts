@@ -18,8 +18,8 @@ export class PodEventsFromWire {
   private lastError: ErrorInfo | undefined;
 
   /**
-   * The Pod event of one wire event, or undefined for the wire's own (`shutdown`). `history` is
-   * the conversation as the event leaves it, for a `history` event's notes.
+   * The Pod event of one wire event, or undefined for the wire's own (`shutdown`, `approvers`).
+   * `history` is the conversation as the event leaves it, for a `history` event's notes.
    */
   convert(event: WireEvent, previousHistory: readonly Item[]): PodEvent | undefined {
     switch (event.event) {
@@ -144,6 +144,7 @@ export class PodEventsFromWire {
         return { type: "subagent", ...activity };
       }
       case "shutdown":
+      case "approvers":
         return undefined;
       default: {
         // A newer Pod's event this client does not know: nothing to show.

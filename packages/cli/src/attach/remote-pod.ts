@@ -29,7 +29,8 @@ type Listener = (event: PodEvent) => void;
  *
  * Cancelling has one path here, as in-process: the run's signal. The in-process Pod aborts its
  * Worker with it; this one turns it into the protocol's `cancel`, which the Pod applies to
- * whichever client's run is going.
+ * whichever client's run is going. Leaving is not cancelling: the served Pod's runs go on when
+ * this client closes (`runsOnWhenLeft`), so a UI leaving does not abort its run's signal.
  *
  * Events are handled one at a time, in order: a `run_end` waits until history is fetched again
  * (the wire does not carry the run's items), so that whoever reads `history` on it sees the run.
@@ -43,10 +44,9 @@ export class RemotePod {
   private readonly status: WireStatus;
   /** The results of runs started by requests, by run number, until their caller takes them. */
   private readonly ended = new Map<number, PodRunResult>();
-  private readonly waiting = new Map<
-    number,
-    { resolve(result: PodRunResult): void; reject(error: Error): void }
-  >();
+  private readonly waiting = new Map<number, RunWaiter>();
+  /** Connected clients that answer permission requests: from the greeting, then `approvers` events. */
+  private approverCount: number;
   /** The number of the latest run this client saw end, for `answeredElsewhere`. */
   private latestRun = 0;
   private processing: Promise<void> = Promise.resolve();
@@ -59,6 +59,7 @@ export class RemotePod {
     this.pending = this.status.pendingPermission;
     this.currentSession = this.status.sessionId;
     this.runGoing = this.status.state === "running";
+    this.approverCount = this.status.approvers;
     client.listen((event) => {
       this.processing = this.processing.then(() => this.receive(event));
     });
@@ -87,6 +88,19 @@ export class RemotePod {
   get pendingPermission(): PermissionRequest | undefined {
     return this.pending;
   }
+  /** The served Pod's runs go on when this client leaves: leaving must not cancel them. */
+  readonly runsOnWhenLeft = true;
+
+  /** What the served Pod warned about when it started (no sandbox, a model not in the catalogue). */
+  get warnings(): readonly string[] {
+    return this.client.hello.warnings;
+  }
+
+  /** The Pod's clients that can answer a permission request now (a terminal UI, an editor). */
+  get approvers(): number {
+    return this.approverCount;
+  }
+
   /** A run is going in the served Pod, whoever started it: from the greeting's status, then from `run_start` / `run_end`. */
   get runInProgress(): boolean {
     return this.runGoing;
@@ -107,10 +121,12 @@ export class RemotePod {
 
   /**
    * The pending permission request answered by another client of the served Pod: resolves with
-   * how the run went on from there. The signal cancels the run, as for `run`.
+   * how the run went on from there, or undefined when no client that can answer is connected (at
+   * once, or as soon as the last one leaves): the request then stays pending in the served Pod.
+   * The signal cancels the run, as for `run`.
    */
-  answeredElsewhere(options: RemoteRunOptions = {}): Promise<PodRunResult> {
-    return this.awaitRun(this.latestRun + 1, options.signal);
+  answeredElsewhere(options: RemoteRunOptions = {}): Promise<PodRunResult | undefined> {
+    return this.awaitRun(this.latestRun + 1, options.signal, { unlessNobodyAnswers: true });
   }
 
   /**
@@ -144,15 +160,20 @@ export class RemotePod {
     } catch (error) {
       throw refusal(error);
     }
-    return this.awaitRun(started.run, signal);
+    // Never undefined: only a wait for another client's answer gives up.
+    return (await this.awaitRun(started.run, signal)) as PodRunResult;
   }
 
-  private async awaitRun(run: number, signal: AbortSignal | undefined): Promise<PodRunResult> {
+  private async awaitRun(
+    run: number,
+    signal: AbortSignal | undefined,
+    { unlessNobodyAnswers = false } = {},
+  ): Promise<PodRunResult | undefined> {
     const cancel = (): void => void this.client.cancel().catch(() => undefined);
     if (signal?.aborted === true) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
     try {
-      const result = await new Promise<PodRunResult>((resolve, reject) => {
+      const result = await new Promise<PodRunResult | undefined>((resolve, reject) => {
         const ended = this.ended.get(run);
         if (ended !== undefined) {
           resolve(ended);
@@ -162,8 +183,13 @@ export class RemotePod {
           reject(this.goneError());
           return;
         }
-        this.waiting.set(run, { resolve, reject });
+        if (unlessNobodyAnswers && this.approverCount === 0) {
+          resolve(undefined);
+          return;
+        }
+        this.waiting.set(run, { resolve, reject, unlessNobodyAnswers });
       });
+      if (result === undefined) return undefined;
       this.ended.delete(run);
       return result.status === "paused" && this.pending !== undefined
         ? { ...result, permissionRequest: this.pending }
@@ -176,6 +202,11 @@ export class RemotePod {
   private async receive(wire: WireEvent): Promise<void> {
     if (wire.event === "shutdown") {
       this.shutdownReason = wire.reason;
+      return;
+    }
+    if (wire.event === "approvers") {
+      this.approverCount = wire.approvers;
+      if (wire.approvers === 0) this.nobodyAnswers();
       return;
     }
     if (wire.event === "run_end") await this.fetchHistory().catch(() => undefined);
@@ -214,6 +245,15 @@ export class RemotePod {
     waiter.resolve(result);
   }
 
+  /** The last client that could answer a permission request left: nobody will answer one. */
+  private nobodyAnswers(): void {
+    for (const [run, waiter] of this.waiting)
+      if (waiter.unlessNobodyAnswers) {
+        this.waiting.delete(run);
+        waiter.resolve(undefined);
+      }
+  }
+
   /** The Pod shut down or died: runs waited for will not end here. */
   private disconnected(): void {
     for (const waiter of this.waiting.values()) waiter.reject(this.goneError());
@@ -235,6 +275,13 @@ export class RemotePod {
     this.listeners.add(entry);
     return () => this.listeners.delete(entry);
   }
+}
+
+/** A caller waiting for a run's end; `unlessNobodyAnswers`: it gives up when no approver is left. */
+interface RunWaiter {
+  resolve(result: PodRunResult | undefined): void;
+  reject(error: Error): void;
+  unlessNobodyAnswers?: boolean;
 }
 
 /** A request the served Pod refused, as one line for the person at the terminal. */

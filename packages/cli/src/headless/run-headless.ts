@@ -10,7 +10,8 @@ import type {
 } from "@yoake/pod";
 import { RunCostMeter } from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
-import type { CliIO } from "../io.js";
+import type { CliIO, OutputStream } from "../io.js";
+import { screenText } from "../screen-text.js";
 import type { OutputFormat } from "./output-format.js";
 import { reportProgress } from "./progress.js";
 import { type DeniedCall, failureOf, runSummary, type SummaryModel } from "./run-summary.js";
@@ -29,9 +30,12 @@ export interface HeadlessPod {
   readonly manifest: { readonly model: SummaryModel };
   /**
    * A served Pod, which other clients watch too: resolves with how the run went on once one of
-   * them answered the pending permission request. Without it, nobody else can answer.
+   * them answered the pending permission request, or undefined when none of them can answer (no
+   * terminal UI or editor is attached, or the last one left). Without it, nobody else can answer.
    */
-  answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult>;
+  answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult | undefined>;
+  /** A served Pod: how many of its clients can answer a permission request now. */
+  readonly approvers?: number;
 }
 
 export interface HeadlessOptions {
@@ -74,6 +78,8 @@ export function commandHeadlessOptions(
  * One headless run: submits the prompt (its `@path` references resolved by the Pod), answers
  * every permission request with a denial that tells the model why, and prints the outcome in
  * `format`. Returns the exit code: 0 finished, 1 failed or cancelled (the error on stderr).
+ * The text answer and every line on stderr are screen text (`screenText`): what the model, its
+ * tools or the project wrote shows its controls as placeholders. JSON output is left as data.
  */
 export async function runHeadless(
   pod: HeadlessPod,
@@ -82,9 +88,13 @@ export async function runHeadless(
 ): Promise<ExitCodeValue> {
   const started = Date.now();
   const denied: DeniedCall[] = [];
-  const stopProgress = reportProgress(pod, io.stderr, {
-    tools: options.verbose || io.stderr.isTTY === true,
-    retries: options.verbose || io.stderr.isTTY === true,
+  const stderr: OutputStream = {
+    write: (text) => io.stderr.write(screenText(text)),
+    ...(io.stderr.isTTY !== undefined && { isTTY: io.stderr.isTTY }),
+  };
+  const stopProgress = reportProgress(pod, stderr, {
+    tools: options.verbose || stderr.isTTY === true,
+    retries: options.verbose || stderr.isTTY === true,
     info: options.verbose,
   });
   const history = () => pod.history;
@@ -104,6 +114,8 @@ export async function runHeadless(
     ...(options.traceparent !== undefined && { traceparent: options.traceparent }),
   };
   let result: PodRunResult;
+  /** Why the run stopped at a request nobody attached can answer (a served Pod's). */
+  let unanswerable: string | undefined;
   try {
     result = await pod.run(options.prompt, runOptions);
     while (result.status === "paused" && result.permissionRequest !== undefined) {
@@ -113,18 +125,23 @@ export async function runHeadless(
         continue;
       }
       if (pod.answeredElsewhere !== undefined) {
-        io.stderr.write(
-          `yoake: ${request.tool} waits for approval: answer it in another client of the served Pod (yoake here)\n`,
-        );
-        result = await pod.answeredElsewhere(runOptions);
+        if (pod.approvers !== 0)
+          stderr.write(
+            `yoake: ${request.tool} waits for approval: answer it in another client of the served Pod (yoake here)\n`,
+          );
+        const answered = await pod.answeredElsewhere(runOptions);
+        if (answered === undefined) {
+          // Waiting would hang: say so now. The request stays pending in the served Pod.
+          unanswerable = `${request.tool} needs approval and no client of the served Pod can give it: open yoake in this project to answer it (the request waits there), or rerun with --yes`;
+          break;
+        }
+        result = answered;
         continue;
       }
       const reason = `${request.tool} needs the user's approval, which cannot be asked in headless mode; rerun with --yes to allow it`;
       // A command says why it asks: no sandbox, or an always-ask pattern.
       const why = request.command === undefined ? "" : `; ${request.command.reason}`;
-      io.stderr.write(
-        `yoake: denied ${request.tool}: it needs approval${why} (rerun with --yes to allow it)\n`,
-      );
+      stderr.write(`yoake: denied ${request.tool}: it needs approval${why} (rerun with --yes to allow it)\n`);
       denied.push({ tool: request.tool, callId: request.callId, reason });
       result = await pod.respond(request.id, { deny: reason }, runOptions);
     }
@@ -141,15 +158,23 @@ export async function runHeadless(
     sessionId: pod.sessionId,
     costUsd: cost.costUsd,
   });
+  // The run is paused, but not for a reason headless mode has: nobody attached can approve.
+  if (unanswerable !== undefined) summary.error = { kind: "needs_approval", message: unanswerable };
   if (options.format === "text") {
     if (result.status === "finished")
-      io.stdout.write(options.output ? `${JSON.stringify(result.output)}\n` : withNewline(result.text));
+      io.stdout.write(
+        screenText(options.output ? `${JSON.stringify(result.output)}\n` : withNewline(result.text)),
+      );
   } else {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   }
+  if (unanswerable !== undefined) {
+    stderr.write(`yoake: ${unanswerable}\n`);
+    return ExitCode.runFailed;
+  }
   const failure = failureOf(result);
   if (failure === undefined) return ExitCode.ok;
-  io.stderr.write(`yoake: ${failure.message}\n`);
+  stderr.write(`yoake: ${failure.message}\n`);
   return options.signal?.aborted === true ? ExitCode.interrupted : ExitCode.runFailed;
 }
 

@@ -96,6 +96,12 @@ export interface PodLike {
    * in-process Pod runs only what its UI started, and leaves this out.
    */
   readonly runInProgress?: boolean;
+  /**
+   * A served Pod: its runs go on when this UI leaves, for its other clients and for the next
+   * `yoake` attaching, so leaving (`/quit`, Ctrl+D) does not cancel them. An in-process Pod's run
+   * ends with the process: leaving cancels it first, so the session log records it as cancelled.
+   */
+  readonly runsOnWhenLeft?: boolean;
   /** The conversation so far (in-process Pods). */
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */

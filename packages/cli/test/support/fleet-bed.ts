@@ -50,13 +50,18 @@ export interface FleetBed {
   close(): Promise<void>;
 }
 
-export async function startFleetBed(): Promise<FleetBed> {
-  const cluster = await startPostgres();
+/**
+ * `parent` (default the system's temporary directory) holds the bed's directory and the cluster's:
+ * outside `/tmp`, which every sandbox replaces with its own, so what a run's commands could reach
+ * there is really hidden from them.
+ */
+export async function startFleetBed(options: { parent?: string } = {}): Promise<FleetBed> {
+  const cluster = await startPostgres(options);
   const provider = await startMockProvider();
   const clients: FleetClient[] = [];
   const workers: ChildProcess[] = [];
   let toolCalls = 0;
-  const scratch = await mkdtemp(path.join(tmpdir(), "yoake-fleet-"));
+  const scratch = await mkdtemp(path.join(options.parent ?? tmpdir(), "yoake-fleet-"));
   const origin = path.join(scratch, "origin.git");
   const bed: FleetBed = {
     cluster,

@@ -5,6 +5,7 @@ import { listenFor } from "../database/notifications.js";
 import { RUN_EVENTS_CHANNEL, readRunEvents } from "./run-events.js";
 import { RunQueue } from "./run-queue.js";
 import { type RunRecord, type RunSpec, RunTable } from "./run-record.js";
+import { checkRunSpec } from "./submitter-policy.js";
 
 const TERMINAL = new Set(["finished", "failed", "cancelled"]);
 
@@ -33,10 +34,13 @@ export class FleetClient {
     }
   }
 
-  /** Stores the run and queues it; returns its id. */
+  /**
+   * Stores the run and queues it; returns its id. A spec a submitter may not write (`checkRunSpec`:
+   * overrides beyond `SUBMITTER_OVERRIDES`, fields of the wrong kind) is refused with a
+   * `RunSpecError` before anything is stored; the workers check again.
+   */
   async submit(spec: RunSpec): Promise<string> {
-    if ((spec.repo === undefined) === (spec.path === undefined))
-      throw new Error("a run needs a repository (--repo) or a shared path (--path), not both");
+    checkRunSpec(spec);
     const id = newRunId();
     await this.runs.insert(id, spec);
     await this.queue.send(id, spec.timeoutSeconds);

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import path from "node:path";
 import { SessionLogError } from "@yoake/pod";
 import type PgBoss from "pg-boss";
 import { listenFor } from "../database/notifications.js";
@@ -8,14 +9,24 @@ import { openFleetStores } from "../stores.js";
 import { Handover } from "./handover.js";
 import { ProviderSlots } from "./provider-slots.js";
 import { RepositoryCache } from "./repository-cache.js";
+import { admitRun, hiddenFromRuns, podEnvironment } from "./run-confinement.js";
 import { executeRun } from "./run-executor.js";
 
 export interface FleetWorkerOptions {
   url: string;
   /** Runs this process executes at once (default 1). */
   concurrency?: number;
-  /** The Pods' environment: API keys, base URLs, the session key's location. */
+  /**
+   * The worker's environment: API keys, base URLs, the session key's location. The runs' Pods get
+   * it without the worker's own variables (the database's URL, `PG*`, `SSH_*`, `GIT_*`) and without
+   * values that carry a password.
+   */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Absolute directories whose shared paths this worker runs (`yoake submit --path`), each with
+   * everything under it; default none: a run on a shared path fails, refused.
+   */
+  allowPaths?: readonly string[];
   /** Runs per provider across the fleet at once (default 8). */
   providerLimit?: number;
   /** Session lease (default 10 s): how soon another worker may continue a dead worker's run. */
@@ -54,6 +65,9 @@ const POLL_MS = 500;
  * hit a provider's rate limit, goes back to the queue with a delay instead of holding a worker.
  */
 export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  const allowPaths = options.allowPaths ?? [];
+  for (const dir of allowPaths)
+    if (!path.isAbsolute(dir)) throw new Error(`allowPaths: ${JSON.stringify(dir)} is not an absolute path`);
   const id = `${hostname()}:${process.pid}`;
   const log = options.log ?? (() => undefined);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -71,7 +85,13 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     runs,
     sessions: stores.sessionStore,
     blobs: stores.blobStore,
-    env: options.env,
+    env: podEnvironment(options.env),
+    shellHide: hiddenFromRuns({
+      env: options.env,
+      cacheRoot: repositories.root,
+      databaseUrl: options.url,
+      allowPaths,
+    }),
   };
 
   // The job first, then the state: a run that reads `queued` has its job in the queue.
@@ -81,8 +101,16 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   };
 
   const handle = async (runId: string, podClosed: () => void, handover: Handover): Promise<void> => {
-    const run = await runs.claim(runId, id);
-    if (run === undefined) return; // finished, paused or cancelled meanwhile
+    const claimed = await runs.claim(runId, id);
+    if (claimed === undefined) return; // finished, paused or cancelled meanwhile
+    // The database may hold a spec no `submit` checked: one this worker does not run ends here.
+    const spec = await admitRun(claimed.spec, allowPaths).catch(async (error: Error) => {
+      await runs.finish(runId, { status: "failed", error: error.message });
+      log(`run ${runId}: ${error.message}`);
+      return undefined;
+    });
+    if (spec === undefined) return;
+    const run = { ...claimed, spec };
     const provider = run.spec.model?.split("/")[0] ?? "default";
     const slot = await slots.acquire(provider, options.providerLimit ?? 8);
     if (slot === undefined) {

@@ -13,6 +13,8 @@ export interface RunTree {
   dir: string;
   /** The commit checked out. */
   commit: string;
+  /** The mirror's object store, which the tree's repository borrows (git alternates). */
+  objectStore: string;
   dispose(): Promise<void>;
 }
 
@@ -270,6 +272,7 @@ export class RepositoryCache {
     const tree: RunTree = {
       dir: kept.dir,
       commit,
+      objectStore: join(mirror, "objects"),
       dispose: async () => {
         const trees = this.kept.get(mirror) ?? [];
         if (this.reusable.has(tree) && !this.closed && kept.uses < MAX_USES && trees.length < MAX_KEPT)

@@ -1,4 +1,4 @@
-import type { ManifestLayerInput, PodRunResult } from "@yoake/pod";
+import type { PodRunResult } from "@yoake/pod";
 import { Pod, RunCostMeter } from "@yoake/pod";
 import { toWireEvent } from "@yoake/pod/protocol";
 import type pg from "pg";
@@ -9,6 +9,7 @@ import type { PostgresSessionStore } from "../sessions/postgres-session-store.js
 import { Handover } from "./handover.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
+import { runOverrides } from "./run-confinement.js";
 import { prepareWorkspace, type Workspace } from "./workspace.js";
 
 /**
@@ -27,14 +28,22 @@ export interface ExecutorContext {
   runs: RunTable;
   sessions: PostgresSessionStore;
   blobs: PostgresBlobStore;
-  /** The environment of the Pods (API keys, base URLs, the session key's location). */
+  /**
+   * The environment of the Pods (API keys, base URLs, `HOME`, `PATH`): without the worker's own
+   * variables (`podEnvironment`).
+   */
   env: Readonly<Record<string, string | undefined>>;
+  /** What the runs' commands must not see (`hiddenFromRuns`): `PodOptions.shellHide`. */
+  shellHide: readonly string[];
   /** Where runs on a `repo` get their working trees. */
   repositories: RepositoryCache;
 }
 
 /**
- * Runs (or continues) one run in a Pod whose session and blobs are in the database. A run that has
+ * Runs (or continues) one run in a Pod whose session and blobs are in the database. `run.spec` is
+ * one the worker admitted (`admitRun`); its overrides go under `WORKER_OVERRIDES`, the project's
+ * own manifest needs the worker's trust for anything beyond the safe defaults (else the run fails),
+ * and the shell hides `context.shellHide`. A run that has
  * a session already continues it from the store: after an approval the paused call asks again and
  * gets the stored answer; after a crashed worker the restored Pod answers the unanswered calls as
  * interrupted and goes on, so no call recorded as done runs again. The Pod's events are stored
@@ -78,14 +87,12 @@ async function runPod(
   workspace: Workspace,
   handover: Handover,
 ): Promise<Execution> {
-  const overrides: ManifestLayerInput = {
-    ...(run.spec.overrides as ManifestLayerInput | undefined),
-    ...(run.spec.model !== undefined && { model: { ref: run.spec.model } }),
-  };
   const pod = await Pod.create({
     cwd: workspace.dir,
     env: context.env,
-    overrides,
+    overrides: runOverrides(run.spec, workspace.readable),
+    projectTrust: "refuse",
+    shellHide: context.shellHide,
     sessionStore: handover.store,
     blobStore: context.blobs,
     session: run.sessionId ?? "new",

@@ -10,6 +10,11 @@ export interface Workspace {
   /** The commit the tree started from; none for a shared path. */
   base?: string;
   /**
+   * What the run's commands must read outside `dir` for git to work in it: the object store its
+   * repository borrows from the cache's mirror (hidden from them with the rest of the cache).
+   */
+  readable: readonly string[];
+  /**
    * Commits every change on `yoake/<run id>` and pushes it to the repository (or returns the diff
    * when the run asked for a patch). Returns nothing when nothing changed.
    */
@@ -39,6 +44,7 @@ export async function prepareWorkspace(
     const dir = spec.path as string;
     return {
       dir,
+      readable: [],
       deliver: (runId) => commitOnBranch(dir, runId, spec),
       save: async () => undefined,
       dispose: async () => undefined,
@@ -66,7 +72,14 @@ export async function prepareWorkspace(
     );
     return { base: tree.commit, patch: patch ?? "" };
   };
-  return { dir: tree.dir, base: tree.commit, deliver, save, dispose: tree.dispose };
+  return {
+    dir: tree.dir,
+    base: tree.commit,
+    readable: [tree.objectStore],
+    deliver,
+    save,
+    dispose: tree.dispose,
+  };
 }
 
 /** A tree at the saved commit with the saved changes applied. */

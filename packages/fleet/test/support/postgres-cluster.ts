@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chown, mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, chown, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,8 @@ export interface PostgresCluster {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
   url: string;
   port: number;
+  /** The directory of the server's Unix socket (`.s.PGSQL.<port>`). */
+  socketDirectory: string;
   /** A new, empty database on this cluster (so tests in one file do not see each other's rows). */
   createDatabase(name: string): Promise<string>;
   /** Stops the server and deletes its directory. */
@@ -53,11 +55,15 @@ async function freePort(): Promise<number> {
  * Starts a cluster in a temporary directory on 127.0.0.1 (never a system service): `initdb` with
  * trust authentication, then `pg_ctl start` with fsync off and small buffers, since test data need
  * not survive a power cut. As root, everything runs as `nobody`, who owns the directory.
+ * `parent` (default the system's temporary directory) is where the cluster's directory, which
+ * holds its Unix socket, is made; outside `/tmp` it is made searchable by everyone, as a system
+ * server's socket directory is, so a test can show what does (not) reach it.
  */
-export async function startPostgres(): Promise<PostgresCluster> {
+export async function startPostgres(options: { parent?: string } = {}): Promise<PostgresCluster> {
   const initdb = findBinary("initdb");
   const pgCtl = findBinary("pg_ctl");
-  const dir = await mkdtemp(join(tmpdir(), "yoake-pg-"));
+  const dir = await mkdtemp(join(options.parent ?? tmpdir(), "yoake-pg-"));
+  if (options.parent !== undefined) await chmod(dir, 0o755);
   const asRoot = userInfo().uid === 0;
   const as = (command: string, args: string[]) =>
     asRoot ? run("runuser", ["-u", UNPRIVILEGED_USER, "--", command, ...args]) : run(command, args);
@@ -104,6 +110,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     return {
       url,
       port,
+      socketDirectory: dir,
       async createDatabase(name) {
         const { Client } = await import("pg");
         const client = new Client({ connectionString: url });

@@ -8,7 +8,7 @@ import {
 } from "./error-page.js";
 import { LlmError } from "./errors.js";
 import type { ErrorInfo, Event } from "./event.js";
-import { createFramer, type Framer } from "./framing.js";
+import { createFramer, type Framer, FrameTooLargeError } from "./framing.js";
 import type { SchemeName } from "./item.js";
 import type { Scheme, StreamDecoder } from "./scheme.js";
 import { getScheme } from "./schemes/index.js";
@@ -45,8 +45,16 @@ export class BodyDecoder {
 
   write(chunk: Uint8Array): void {
     if (this.sniffing) this.sniff(chunk);
-    if (this.page) this.collectPage(chunk);
-    else this.framer.write(chunk);
+    if (this.page) {
+      this.collectPage(chunk);
+      return;
+    }
+    try {
+      this.framer.write(chunk);
+    } catch (error) {
+      if (!(error instanceof FrameTooLargeError)) throw error;
+      this.decoder.fail({ kind: "stream", message: error.message });
+    }
   }
 
   end(): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createFramer } from "./framing.js";
+import { decodeStream } from "./decode.js";
+import { createFramer, FrameTooLargeError, MAX_FRAME_CHARS } from "./framing.js";
 import type { Frame, Framing } from "./scheme.js";
 
 const utf8 = new TextEncoder();
@@ -64,5 +65,51 @@ describe("JSON array or SSE framing", () => {
 
   it("passes on an element cut off by the end of the body, for the decoder to reject", () => {
     expectSameAtEverySplit("json-or-sse", '[{"a":1},{"b":', [{ data: '{"a":1}' }, { data: '{"b":' }]);
+  });
+});
+
+describe("a frame that never ends", () => {
+  const cases: Array<[Framing, (n: number) => string, string]> = [
+    ["sse", (n) => `data: ${"x".repeat(n)}\n\n`, "data: "],
+    ["ndjson", (n) => `"${"x".repeat(n)}"\n`, '"'],
+    ["json-or-sse", (n) => `[{"a":"${"x".repeat(n)}"}]`, '[{"a":"'],
+  ];
+
+  it.each(cases)("%s: frames up to the bound pass, however long the stream", (framing, frame) => {
+    const frames: Frame[] = [];
+    const framer = createFramer(framing, (f) => frames.push(f), 100);
+    // 50 frames of 80 characters: 4,000 in all, 40 times the bound.
+    for (let i = 0; i < 50; i++) framer.write(utf8.encode(frame(80 - 12)));
+    framer.close();
+    expect(frames.length).toBe(50);
+  });
+
+  it.each(cases)("%s: more than the bound without a frame ending is refused", (framing, _, start) => {
+    const framer = createFramer(framing, () => undefined, 100);
+    framer.write(utf8.encode(start));
+    expect(() => {
+      for (let i = 0; i < 20; i++) framer.write(utf8.encode("x".repeat(10)));
+    }).toThrow(FrameTooLargeError);
+  });
+});
+
+describe("a body whose line never ends, decoded", () => {
+  it("ends with a stream error after the bound, without reading the rest of the body", async () => {
+    let pulled = 0;
+    const chunk = utf8.encode("x".repeat(1024 * 1024));
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      yield utf8.encode("event: message_start\ndata: ");
+      for (;;) {
+        pulled++;
+        yield chunk;
+      }
+    }
+    const events = [];
+    for await (const event of decodeStream("anthropic", endless())) events.push(event);
+    const last = events.at(-1);
+    expect(last).toMatchObject({ type: "status", status: "failed" });
+    expect(JSON.stringify(events)).toMatch(/without ending an event/);
+    // Reading stopped at the bound (in MiB chunks), not at the end of memory.
+    expect(pulled).toBe(MAX_FRAME_CHARS / chunk.length);
   });
 });

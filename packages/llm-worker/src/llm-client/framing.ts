@@ -4,18 +4,48 @@ import type { Frame, Framing } from "./scheme.js";
 /**
  * Cuts a response body into frames. Push-based so that the hot path is plain function calls:
  * `write` decodes UTF-8 (keeping a sequence split across chunks for the next one) and calls
- * `onFrame` for every complete frame; `close` flushes what is left.
+ * `onFrame` for every complete frame; `close` flushes what is left. `write` throws
+ * `FrameTooLargeError` once more than `maxFrameChars` arrived without a frame ending.
  */
 export interface Framer {
   write(chunk: Uint8Array): void;
   close(): void;
 }
 
-export function createFramer(framing: Framing, onFrame: (frame: Frame) => void): Framer {
+/**
+ * The most characters a body may send without ending a frame (an SSE event, a line, an array
+ * element). The biggest real frames are whole images in base64 (a few MiB); without a bound, a body
+ * that never ends its line is held whole in memory (300 MB of it cost 392 MB before any error).
+ */
+export const MAX_FRAME_CHARS = 32 * 1024 * 1024;
+
+/** A body sent more than `MAX_FRAME_CHARS` without ending a frame: reading it stops. */
+export class FrameTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(
+      `the provider sent more than ${limit / (1024 * 1024)} MiB without ending an event; stopped reading`,
+    );
+    this.name = "FrameTooLargeError";
+  }
+}
+
+export function createFramer(
+  framing: Framing,
+  onFrame: (frame: Frame) => void,
+  maxFrameChars = MAX_FRAME_CHARS,
+): Framer {
   const utf8 = new TextDecoder("utf-8");
-  let text: TextFramer | undefined = framing === "json-or-sse" ? undefined : makeTextFramer(framing, onFrame);
+  // Characters since the last frame ended: what the framers below hold (or will hold) unframed.
+  let unframed = 0;
+  const emit = (frame: Frame): void => {
+    unframed = 0;
+    onFrame(frame);
+  };
+  let text: TextFramer | undefined = framing === "json-or-sse" ? undefined : makeTextFramer(framing, emit);
   let head = "";
   const feed = (chunk: string): void => {
+    unframed += chunk.length;
+    if (unframed > maxFrameChars) throw new FrameTooLargeError(maxFrameChars);
     if (text) {
       text.feed(chunk);
       return;
@@ -24,7 +54,7 @@ export function createFramer(framing: Framing, onFrame: (frame: Frame) => void):
     head += chunk;
     const first = head.trimStart()[0];
     if (first === undefined) return;
-    text = makeTextFramer(first === "[" ? "json-array" : "sse", onFrame);
+    text = makeTextFramer(first === "[" ? "json-array" : "sse", emit);
     text.feed(head);
     head = "";
   };

@@ -78,7 +78,11 @@ export async function loadManifest(options: LoadManifestOptions): Promise<Manife
       continue;
     }
     const realPath = (await canonicalize(file)).real;
-    if (pathCovers(realRoot, true, realPath)) projectLayers.push({ source: file, realPath, text });
+    // The project's layer is the project's by where it was found, wherever a link in its path leads
+    // (a monorepo package's `.yoake` pointing at shared tooling is still the repository's); the
+    // user's is the project's when it really lies inside it. Either way its text is what is trusted.
+    if (kind === "project" || pathCovers(realRoot, true, realPath))
+      projectLayers.push({ source: file, realPath, text });
     const parsed = parseToml(text, file);
     if (parsed.ok) addLayer(kind, file, parsed.value);
     else {

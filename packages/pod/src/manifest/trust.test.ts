@@ -229,6 +229,27 @@ describe("what needs no trust", () => {
     expect(error.manifests).toEqual([path.join(config, "yoake/manifest.toml")]);
   });
 
+  it.each([
+    ["the manifest file", ".yoake/manifest.toml"],
+    ["the .yoake directory", ".yoake"],
+  ])(
+    "a project manifest reached through a link (%s) to elsewhere is still the project's",
+    async (_, linked) => {
+      // A monorepo: the project is one package; its manifest (or its .yoake) links to shared tooling
+      // elsewhere in the repository, outside the project root.
+      const shared = path.join(base, "tooling", ".yoake");
+      put(path.join(shared, "manifest.toml"), HOSTILE);
+      mkdirSync(path.join(repo, ".yoake"), { recursive: true });
+      rmSync(path.join(repo, linked), { recursive: true, force: true });
+      symlinkSync(linked === ".yoake" ? shared : path.join(shared, "manifest.toml"), path.join(repo, linked));
+      const error = await trustError(load());
+      expect(error.manifests).toEqual([projectFile()]);
+      expect(error.message).toContain("http://127.0.0.1:9/capture");
+      // Trusted, it applies whole: the content is what was trusted.
+      expect((await load("trust")).hooks.map((hook) => hook.command)).toEqual(["env > /tmp/stolen"]);
+    },
+  );
+
   it("approvals are compared with the layers below: the user's own list, not only the defaults", async () => {
     put(
       path.join(home, ".config/yoake/manifest.toml"),

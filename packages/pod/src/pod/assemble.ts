@@ -64,6 +64,8 @@ export async function assemblePod(
   create: (options: PodOptions) => Promise<Pod>,
 ): Promise<PodParts> {
   const env = options.env ?? process.env;
+  for (const dir of options.shellHide ?? [])
+    if (!path.isAbsolute(dir)) throw new Error(`shellHide: ${JSON.stringify(dir)} is not an absolute path`);
   const manifest = await loadManifest({
     cwd: options.cwd,
     env,
@@ -94,7 +96,7 @@ export async function assemblePod(
     });
   // The sandbox probe starts a bwrap process: the log and the skills are read meanwhile.
   // `openShell` does not reject (a failed probe is a status), so nothing is left unhandled.
-  const shellOpening = openShell(manifest, options.cwd, env);
+  const shellOpening = openShell(manifest, options.cwd, env, options.shellHide);
   // Last, so a Pod that cannot be built (no key, a bad manifest) leaves no log behind.
   // A session that cannot be opened still waits for the probe: `create` leaves no process behind
   // (the probe's bwrap may be creating its mount points in the project when the caller cleans up).

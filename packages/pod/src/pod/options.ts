@@ -29,6 +29,15 @@ export interface PodOptions {
   projectTrust?: ProjectTrustPolicy;
   /** For the manifest's `HOME` / `XDG_*`, the API key and the hooks' environment; defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Directories (absolute paths) the `bash` tool's sandbox hides behind an empty, read-only tmpfs,
+   * besides what it always hides: what commands must neither read nor connect to though the
+   * manifest's scope would show it (a fleet worker's home, its repository cache, the database's
+   * socket directory). A writable scope directory inside one (the project itself) stays visible and
+   * writable; the rest of the hidden directory is empty. Only the shell: the file tools keep to the
+   * scope as always. Sub-agents inherit it. Default none.
+   */
+  shellHide?: readonly string[];
   /** Replaces the client made from the manifest's model (tests, embedders with their own transport). */
   client?: LlmClient;
   /** Where blobs (and later session logs) go; defaults to `podDataDir(projectRoot)`. */

@@ -14,11 +14,18 @@ import {
   type RequestId,
   type ResultOf,
 } from "./messages.js";
+import { checkPrivateSocket } from "./socket-path.js";
 import type { WireEvent, WireEventName, WireEventOf } from "./wire-events.js";
 
 export interface PodClientOptions {
   /** Sent in `hello`; the Pod names the client with it (e.g. in a shutdown reason). */
   clientName?: string;
+  /**
+   * Sent in `hello`: this client puts permission requests to a person (a terminal UI, an editor).
+   * The Pod counts such clients (`status.approvers`, the `approvers` event), so that one waiting
+   * for someone else to approve knows whether anyone can.
+   */
+  answersApprovals?: boolean;
   /** The version announced in `hello` (default `PROTOCOL_VERSION`; other values are for tests). */
   protocolVersion?: number;
 }
@@ -48,7 +55,7 @@ interface Pending {
  * re-validated: deltas are the hot path.
  */
 export class PodClient {
-  /** What the Pod answered to `hello`: its version, project root and status at connection. */
+  /** What the Pod answered to `hello`: its version, project root, status at connection and start warnings. */
   hello!: ResultOf<"hello">;
   /** Settles when the connection is closed, by either side. */
   readonly closed: Promise<void>;
@@ -82,6 +89,7 @@ export class PodClient {
       client.hello = await client.request("hello", {
         protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
         ...(options.clientName !== undefined && { client: options.clientName }),
+        ...(options.answersApprovals === true && { answersApprovals: true }),
       });
     } catch (error) {
       client.close();
@@ -233,8 +241,16 @@ export class PodClient {
   }
 }
 
-/** Connects to the Pod listening on `socketPath` (see `podSocketPath`) and says hello. */
+/**
+ * Connects to the Pod listening on `socketPath` (see `podSocketPath`) and says hello. A socket that
+ * is not this user's own, in a private directory, is refused before a byte is sent
+ * (`checkPrivateSocket`).
+ */
 export async function connectPod(socketPath: string, options: PodClientOptions = {}): Promise<PodClient> {
+  await checkPrivateSocket(socketPath).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") throw new Error(`no Pod is listening on ${socketPath}`, { cause: error });
+    throw error;
+  });
   const socket = connect(socketPath);
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", resolve);

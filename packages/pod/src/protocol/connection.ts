@@ -46,6 +46,8 @@ export class Connection {
   greeted = false;
   /** The name the client gave in `hello`. */
   clientName: string | undefined;
+  /** The client said in `hello` that it puts permission requests to a person. */
+  answersApprovals = false;
   private open = true;
   /** A socket is both ends; standard input and output are two. */
   private readonly oneStream: boolean;

@@ -34,6 +34,8 @@ export { PodProtocolServer, type ProtocolServerOptions, type ShutdownOptions } f
 export type { ServedPod } from "./served-pod.js";
 export { type PodServer, type ServePodOptions, servePod, serveStdio } from "./server.js";
 export {
+  checkPrivateSocket,
+  ForeignSocketError,
   findServedPod,
   podSocketPath,
   prepareSocketPath,

@@ -62,6 +62,31 @@ describe("malformed lines", () => {
     });
   });
 
+  it("a connection past the limit is told so and closed; the others are served, and a freed place is taken", async () => {
+    const { raw } = await serve({ maxConnections: 3 });
+    const clients = [await raw(), await raw(), await raw()];
+    for (const client of clients) await client.ask(hello);
+    const extra = await raw();
+    expect(await extra.next()).toEqual({
+      id: null,
+      error: {
+        code: "too_many_connections",
+        message: "the Pod serves 3 connections at most; try again later",
+      },
+    });
+    expect(await clients[0]?.ask({ id: 1, method: "status" })).toMatchObject({ result: { clients: 3 } });
+    clients[2]?.close();
+    // Once the server has seen that client go, the next one is served.
+    let served: unknown;
+    for (let attempt = 0; attempt < 100 && served === undefined; attempt++) {
+      const next = await raw();
+      const answer = (await next.ask(hello)) as { result?: unknown };
+      if (answer.result !== undefined) served = answer;
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(served).toMatchObject({ result: { protocolVersion: PROTOCOL_VERSION } });
+  });
+
   it("a line over the limit is refused without being buffered, and the next line is read", async () => {
     const { raw } = await serve({ maxLineBytes: 1024 });
     const client = await raw();

@@ -117,10 +117,14 @@ export const podStatusSchema = z.object({
   queuedNotes: z.number().int(),
 }) satisfies z.ZodType<PodStatus>;
 
-/** `status` as the protocol reports it: the Pod's own, and how many clients are connected. */
-export type WireStatus = PodStatus & { clients: number };
+/**
+ * `status` as the protocol reports it: the Pod's own, how many clients are connected, and how many
+ * of them can answer a permission request (they said so in `hello`).
+ */
+export type WireStatus = PodStatus & { clients: number; approvers: number };
 export const wireStatusSchema = podStatusSchema.extend({
   clients: z.number().int(),
+  approvers: z.number().int(),
 }) satisfies z.ZodType<WireStatus>;
 
 // ---------------------------------------------------------------------------------------------
@@ -136,14 +140,23 @@ export const requestIdSchema = z.union([z.string(), z.number()]);
  * ends comes as the `run_end` event carrying that number, to every client.
  */
 export const methodParamsSchemas = {
-  /** Must be the first request: exchanges protocol versions. */
-  hello: z.object({ protocolVersion: z.number().int(), client: z.string().optional() }),
+  /**
+   * Must be the first request: exchanges protocol versions. `client` names the client to the
+   * others (a run it cancels ends `by` that name); `answersApprovals`: the client puts permission
+   * requests to a person (a terminal UI, an editor), so a run waiting for approval can be
+   * answered while it is connected (a script that waits for an answer checks `approvers`).
+   */
+  hello: z.object({
+    protocolVersion: z.number().int(),
+    client: z.string().optional(),
+    answersApprovals: z.boolean().optional(),
+  }),
   /** Starts a run with the user's input (file references resolved by the Pod) and attached images. */
   run: z.object({
     segments: z.array(segmentSchema).min(1),
     images: z.array(runImageSchema).max(MAX_RUN_IMAGES).optional(),
   }),
-  /** Stops the run going now. */
+  /** Stops the run going now; one another client started ends `by` this client's name. */
   cancel: z.object({}),
   /** Continues a run a hook paused (not one waiting for approval: that is `respond`). */
   resume: z.object({}),
@@ -200,7 +213,8 @@ const startedRunSchema = z.object({ started: z.literal(true), run: z.number().in
 
 /** What each method answers. */
 export interface MethodResults {
-  hello: { protocolVersion: number; projectRoot: string; status: WireStatus };
+  /** `warnings`: what the Pod warned about when it started (no sandbox, a model not in the catalogue). */
+  hello: { protocolVersion: number; projectRoot: string; status: WireStatus; warnings: string[] };
   run: StartedRun;
   cancel: { cancelled: boolean };
   resume: StartedRun;
@@ -214,7 +228,12 @@ export interface MethodResults {
 export type ResultOf<M extends MethodName> = MethodResults[M];
 
 export const methodResultSchemas = {
-  hello: z.object({ protocolVersion: z.number().int(), projectRoot: z.string(), status: wireStatusSchema }),
+  hello: z.object({
+    protocolVersion: z.number().int(),
+    projectRoot: z.string(),
+    status: wireStatusSchema,
+    warnings: z.array(z.string()),
+  }),
   run: startedRunSchema,
   cancel: z.object({ cancelled: z.boolean() }),
   resume: startedRunSchema,
@@ -258,6 +277,8 @@ export const ERROR_CODES = [
   /** The Pod has no such capability (e.g. `compact` before compaction exists). */
   "not_supported",
   "shutting_down",
+  /** The Pod serves as many connections as it takes (`maxConnections`); this one is closed. */
+  "too_many_connections",
   /** The Pod failed to do what was asked; the message says why. */
   "failed",
 ] as const;

@@ -15,7 +15,14 @@ import type { WireEvent } from "./wire-events.js";
 export interface ProtocolServerOptions extends ConnectionOptions {
   /** How long a shutdown waits for the cancelled run to end before closing anyway (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * Connections served at once (default 16); one more is told `too_many_connections` and closed.
+   * Each may hold a partial line up to `maxLineBytes`: the two bound what clients can make the Pod hold.
+   */
+  maxConnections?: number;
 }
+
+const DEFAULT_MAX_CONNECTIONS = 16;
 
 export interface ShutdownOptions {
   /** Cancel the run going now (default true); false waits for it to end by itself. */
@@ -29,7 +36,8 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
  * standard input and output), one Pod. Every Pod event is serialized once and written to every
  * greeted connection in the same order, so all clients see the same stream. Runs are started by
  * a request and answered at once (`{ started: true }`); their end arrives as `run_end`, and a
- * client that goes away never stops them.
+ * client that goes away never stops them. Only `cancel` does, and a run cancelled by a client
+ * other than the one that started it ends `by` the canceller's name, so the others know who.
  */
 export class PodProtocolServer implements ConnectionHost {
   /** In order of connection: the order every event is written in. */
@@ -43,6 +51,10 @@ export class PodProtocolServer implements ConnectionHost {
   private runInFlight = false;
   /** The number of the latest run a request started (see `StartedRun`). */
   private runCount = 0;
+  /** The connection whose request started (or continued) the run going now. */
+  private runStarter: Connection | undefined;
+  /** Another connection than `runStarter` cancelled the run going now: its `run_end` names it. */
+  private cancelledBy: Connection | undefined;
   /** `run_end` and the events after it, until the run's call returns (see `track`). */
   private heldAfterRunEnd: WireEvent[] | undefined;
   private shuttingDown: Promise<void> | undefined;
@@ -74,8 +86,16 @@ export class PodProtocolServer implements ConnectionHost {
   /** Serves one client over a stream pair; `onClose` runs when it goes away. */
   attach(input: Readable, output: Writable, onClose?: () => void): Connection {
     const connection = new Connection(input, output, this, this.options);
+    const limit = this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     if (this.shuttingDown !== undefined) connection.end();
-    else this.connections.set(connection, onClose);
+    else if (this.connections.size >= limit) {
+      connection.fail(
+        null,
+        "too_many_connections",
+        `the Pod serves ${limit} connections at most; try again later`,
+      );
+      connection.end();
+    } else this.connections.set(connection, onClose);
     return connection;
   }
 
@@ -90,9 +110,20 @@ export class PodProtocolServer implements ConnectionHost {
     for (const connection of this.connections.keys()) if (connection.greeted) connection.write(line);
   }
 
+  /** Greeted clients that answer permission requests (`answersApprovals` in their `hello`). */
+  get approverCount(): number {
+    let count = 0;
+    for (const connection of this.connections.keys())
+      if (connection.greeted && connection.answersApprovals) count++;
+    return count;
+  }
+
   disconnected(connection: Connection): void {
     const onClose = this.connections.get(connection);
     this.connections.delete(connection);
+    // A client waiting for another to approve must learn that the last one who could has gone.
+    if (connection.greeted && connection.answersApprovals && this.shuttingDown === undefined)
+      this.broadcast({ event: "approvers", approvers: this.approverCount });
     onClose?.();
   }
 
@@ -114,13 +145,18 @@ export class PodProtocolServer implements ConnectionHost {
           connection.end();
           return;
         }
+        const answersApprovals = request.params.answersApprovals === true;
+        // The others first, so the newcomer's own count comes with its answer, not as an event.
+        if (answersApprovals) this.broadcast({ event: "approvers", approvers: this.approverCount + 1 });
         connection.greeted = true;
         connection.clientName = client;
+        connection.answersApprovals = answersApprovals;
         const status = this.status();
         connection.reply(id, "hello", {
           protocolVersion: PROTOCOL_VERSION,
           projectRoot: status.projectRoot,
           status,
+          warnings: [...(this.pod.manifest?.warnings ?? [])],
         });
         return;
       }
@@ -128,6 +164,7 @@ export class PodProtocolServer implements ConnectionHost {
         if (this.refuseWhileBusy(connection, id)) return;
         connection.reply(id, "run", { started: true, run: ++this.runCount });
         this.track(
+          connection,
           this.runCount,
           this.pod.run(request.params.segments, { images: request.params.images ?? [] }),
         );
@@ -145,7 +182,7 @@ export class PodProtocolServer implements ConnectionHost {
           return;
         }
         connection.reply(id, "respond", { started: true, run: ++this.runCount });
-        this.track(this.runCount, this.pod.respond(permissionId, decision));
+        this.track(connection, this.runCount, this.pod.respond(permissionId, decision));
         return;
       }
       case "resume": {
@@ -161,12 +198,15 @@ export class PodProtocolServer implements ConnectionHost {
           return;
         }
         connection.reply(id, "resume", { started: true, run: ++this.runCount });
-        this.track(this.runCount, this.pod.resume());
+        this.track(connection, this.runCount, this.pod.resume());
         return;
       }
-      case "cancel":
-        connection.reply(id, "cancel", { cancelled: this.pod.cancel() });
+      case "cancel": {
+        const cancelled = this.pod.cancel();
+        if (cancelled && this.runInFlight && connection !== this.runStarter) this.cancelledBy ??= connection;
+        connection.reply(id, "cancel", { cancelled });
         return;
+      }
       case "notify":
         connection.reply(id, "notify", { note: this.pod.notify(request.params.text, request.params.role) });
         return;
@@ -181,8 +221,7 @@ export class PodProtocolServer implements ConnectionHost {
         return;
       case "shutdown": {
         connection.reply(id, "shutdown", { shuttingDown: true });
-        const by = connection.clientName === undefined ? "a client" : `client "${connection.clientName}"`;
-        void this.shutdown(request.params.reason ?? `shutdown requested by ${by}`);
+        void this.shutdown(request.params.reason ?? `shutdown requested by ${nameOf(connection)}`);
         return;
       }
     }
@@ -220,7 +259,7 @@ export class PodProtocolServer implements ConnectionHost {
   }
 
   private status(): WireStatus {
-    return { ...this.pod.status(), clients: this.clientCount };
+    return { ...this.pod.status(), clients: this.clientCount, approvers: this.approverCount };
   }
 
   private refuseWhileBusy(connection: Connection, id: RequestId): boolean {
@@ -259,14 +298,19 @@ export class PodProtocolServer implements ConnectionHost {
    * `run_end` must find the Pod free. If the call throws, the clients get an `error`, and a failed
    * `run_end` when none was sent.
    */
-  private track(runNumber: number, run: Promise<unknown>): void {
+  private track(starter: Connection, runNumber: number, run: Promise<unknown>): void {
     this.runInFlight = true;
+    this.runStarter = starter;
+    this.cancelledBy = undefined;
     const settle = (error: { message: string } | undefined) => {
       this.runInFlight = false;
       const held = this.heldAfterRunEnd ?? [];
       this.heldAfterRunEnd = undefined;
+      const cancelledBy = this.cancelledBy;
+      this.runStarter = undefined;
+      this.cancelledBy = undefined;
       for (const event of held)
-        this.broadcast(event.event === "run_end" ? { ...event, run: runNumber } : event);
+        this.broadcast(event.event === "run_end" ? endOfRun(event, runNumber, cancelledBy) : event);
       if (error === undefined) return;
       this.broadcast({ event: "error", error: { kind: "pod", message: error.message } });
       if (held.length === 0)
@@ -294,6 +338,30 @@ export class PodProtocolServer implements ConnectionHost {
     else if (wire.event === "run_end" && this.runInFlight) this.heldAfterRunEnd = [wire];
     else this.broadcast(wire);
   }
+}
+
+/**
+ * A run's `run_end` as the clients get it: numbered as its request was answered, and, when a
+ * client other than the one that started it cancelled it, naming that client (the Pod itself only
+ * knows that its signal was aborted).
+ */
+function endOfRun(
+  event: Extract<WireEvent, { event: "run_end" }>,
+  run: number,
+  cancelledBy: Connection | undefined,
+): WireEvent {
+  const { result } = event;
+  if (cancelledBy === undefined || result.status !== "cancelled") return { ...event, run };
+  return {
+    ...event,
+    result: { ...result, by: nameOf(cancelledBy), reason: "it asked the Pod to cancel the run" },
+    run,
+  };
+}
+
+/** How the other clients are told who did something: by the name it gave in `hello`. */
+function nameOf(connection: Connection): string {
+  return connection.clientName === undefined ? "a client" : `client "${connection.clientName}"`;
 }
 
 function withTimeout(work: Promise<void>, ms: number): Promise<void> {

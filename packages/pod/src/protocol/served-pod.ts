@@ -11,11 +11,13 @@ import type { PodRunResult } from "../pod.js";
  * What the protocol server needs of a Pod (`Pod` has all of it). Its events reach every client
  * through `listen`; a compaction announces the new history itself (`history_changed`). `compact`
  * and `close` are optional: without compaction the method answers `not_supported`; `close`, when
- * present, runs at shutdown (it flushes and closes the session log).
+ * present, runs at shutdown (it flushes and closes the session log). `manifest.warnings`, when
+ * present, is what the Pod warned about as it started: every client is told in `hello`.
  */
 export interface ServedPod {
   readonly history: readonly Item[];
   readonly pendingPermission: PermissionRequest | undefined;
+  readonly manifest?: { readonly warnings: readonly string[] };
   listen(listener: (event: PodEvent) => void): Unsubscribe;
   run(input: readonly Segment[], options?: { images?: readonly ImagePart[] }): Promise<PodRunResult>;
   respond(id: string, decision: PermissionDecision): Promise<PodRunResult>;

@@ -225,8 +225,20 @@ describe("methods", () => {
     await until(() => bed().mock.requests.length === 1, "the request");
     const ended = alice.next("run_end");
     expect(await bob.cancel()).toEqual({ cancelled: true });
-    expect((await ended).result).toMatchObject({ status: "cancelled" });
+    // Alice did not cancel her run: she is told who did.
+    expect((await ended).result).toMatchObject({
+      status: "cancelled",
+      by: 'client "bob"',
+      reason: "it asked the Pod to cancel the run",
+    });
     expect(await bob.cancel()).toEqual({ cancelled: false });
+
+    // A client cancelling its own run needs no name: the Pod's word (its signal) stands.
+    await alice.run("long again");
+    await until(() => bed().mock.requests.length === 2, "the second request");
+    const ownEnd = bob.next("run_end");
+    expect(await alice.cancel()).toEqual({ cancelled: true });
+    expect((await ownEnd).result).toMatchObject({ status: "cancelled", by: "signal" });
   });
 
   it("run carries a client's pasted images to the model; one whose bytes are not its type is refused", async () => {
@@ -269,6 +281,7 @@ describe("methods", () => {
       usage: {},
       queuedNotes: 0,
       clients: 2,
+      approvers: 0,
     });
     expect(alice.hello.status.clients).toBe(1);
   });

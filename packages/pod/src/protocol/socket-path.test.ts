@@ -3,14 +3,21 @@
  * a stale socket file (its Pod was killed) replaced, a live Pod never displaced.
  */
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { usePodTestbed } from "../../test/support/pod-test-kit.js";
 import { connectPod } from "./client.js";
 import { servePod } from "./server.js";
-import { podSocketPath, SocketInUseError } from "./socket-path.js";
+import {
+  checkPrivateSocket,
+  ForeignSocketError,
+  findServedPod,
+  podSocketPath,
+  SocketInUseError,
+} from "./socket-path.js";
 
 const bed = usePodTestbed();
 
@@ -32,9 +39,78 @@ describe("podSocketPath", () => {
     expect(podSocketPath("/home/me/other", { XDG_RUNTIME_DIR: "/run/user/1000" })).not.toBe(one);
   });
 
-  it("falls back to a per-user directory in the temporary directory", () => {
-    const socketPath = podSocketPath("/home/me/project", {});
+  it("falls back to Yoake's state directory, private to the user, not to a shared directory", () => {
+    const socketPath = podSocketPath("/home/me/project", { HOME: "/home/me" });
+    expect(socketPath).toMatch(/^\/home\/me\/\.local\/state\/yoake\/run\/[0-9a-f]{16}\.sock$/);
+  });
+
+  it("uses a per-user directory in the temporary directory only when the state path is too long for a socket", () => {
+    const socketPath = podSocketPath("/p", { XDG_STATE_HOME: `/${"x".repeat(120)}` });
     expect(path.dirname(socketPath)).toBe(path.join(tmpdir(), `yoake-${userInfo().uid}`));
+  });
+});
+
+describe("a socket another user could have made", () => {
+  /** A listener that counts who connects: what a squatter would run. */
+  async function squat(socketPath: string): Promise<{ connections: () => number; close: () => void }> {
+    let count = 0;
+    const server = createServer((socket) => {
+      count++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    return { connections: () => count, close: () => server.close() };
+  }
+
+  it("is refused by the client when its directory others may enter, before anything is sent", async () => {
+    const { base } = bed();
+    const dir = path.join(base, "shared");
+    mkdirSync(dir, { mode: 0o777 });
+    chmodSync(dir, 0o777);
+    const socketPath = path.join(dir, "p.sock");
+    const squatter = await squat(socketPath);
+    try {
+      await expect(connectPod(socketPath)).rejects.toThrow(ForeignSocketError);
+      await expect(connectPod(socketPath)).rejects.toThrow(/other users can enter/);
+      expect(squatter.connections()).toBe(0);
+    } finally {
+      squatter.close();
+    }
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    "is refused by the client, by findServedPod and by the server when it belongs to another user",
+    async () => {
+      const { base, project, createPod } = bed();
+      const env = { XDG_RUNTIME_DIR: path.join(base, "run") };
+      const socketPath = podSocketPath(project, env);
+      // Another user made the directory first, privately, and listens there.
+      mkdirSync(path.dirname(socketPath), { recursive: true, mode: 0o700 });
+      const squatter = await squat(socketPath);
+      chownSync(path.dirname(socketPath), 4242, 4242);
+      chownSync(socketPath, 4242, 4242);
+      try {
+        await expect(connectPod(socketPath)).rejects.toThrow(/belongs to another user/);
+        await expect(findServedPod(project, env)).rejects.toThrow(ForeignSocketError);
+        await expect(servePod(await createPod(), { env })).rejects.toThrow(/belongs to another user/);
+        expect(squatter.connections()).toBe(0);
+      } finally {
+        squatter.close();
+      }
+    },
+  );
+
+  it("a socket file of its own in a private directory is accepted", async () => {
+    const { base } = bed();
+    const dir = path.join(base, "mine");
+    mkdirSync(dir, { mode: 0o700 });
+    const socketPath = path.join(dir, "p.sock");
+    const listener = await squat(socketPath);
+    try {
+      await expect(checkPrivateSocket(socketPath)).resolves.toBeUndefined();
+    } finally {
+      listener.close();
+    }
   });
 });
 

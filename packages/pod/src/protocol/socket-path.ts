@@ -3,24 +3,30 @@ import { chmod, lstat, mkdir, realpath, unlink } from "node:fs/promises";
 import { connect } from "node:net";
 import { homedir, tmpdir, userInfo } from "node:os";
 import path from "node:path";
+import { yoakeStateDir } from "../manifest/data-dir.js";
 import { findProjectRoot } from "../manifest/project-root.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** The longest socket path that fits `sockaddr_un` on every platform (104 bytes on macOS, with its NUL). */
+const MAX_SOCKET_PATH = 103;
+
 /**
- * Where the Pod of a project listens: `$XDG_RUNTIME_DIR/yoake/<hash>.sock`, else
- * `<tmpdir>/yoake-<uid>/<hash>.sock`, the hash being the first 16 hex digits of the SHA-256 of the
- * project root. A hash, not the path, because a Unix socket path must stay under about 100 bytes;
- * one per project root, so a client finds the Pod of the project it is in.
+ * Where the Pod of a project listens: `$XDG_RUNTIME_DIR/yoake/<hash>.sock`, else in Yoake's state
+ * directory (`~/.local/state/yoake/run/<hash>.sock`: inside the user's home, where no other user can
+ * make the directory first), else — when that path is too long for a socket — `<tmpdir>/yoake-<uid>/`.
+ * The hash is the first 16 hex digits of the SHA-256 of the project root: a Unix socket path must
+ * stay short; one per project root, so a client finds the Pod of the project it is in. Wherever it
+ * is, server and client accept only a directory and a socket of this user's, private
+ * (`checkPrivateSocket`).
  */
 export function podSocketPath(projectRoot: string, env: Env = process.env): string {
-  const hash = createHash("sha256").update(projectRoot).digest("hex").slice(0, 16);
+  const name = `${createHash("sha256").update(projectRoot).digest("hex").slice(0, 16)}.sock`;
   const runtimeDir = env.XDG_RUNTIME_DIR;
-  const dir =
-    runtimeDir !== undefined && runtimeDir !== ""
-      ? path.join(runtimeDir, "yoake")
-      : path.join(tmpdir(), `yoake-${userInfo().uid}`);
-  return path.join(dir, `${hash}.sock`);
+  if (runtimeDir !== undefined && runtimeDir !== "") return path.join(runtimeDir, "yoake", name);
+  const private_ = path.join(yoakeStateDir(env), "run", name);
+  if (Buffer.byteLength(private_) <= MAX_SOCKET_PATH) return private_;
+  return path.join(tmpdir(), `yoake-${userInfo().uid}`, name);
 }
 
 /**
@@ -41,7 +47,44 @@ export async function findServedPod(cwd: string, env: Env = process.env): Promis
   const socketPath = await projectSocketPath(cwd, env);
   const stats = await lstat(socketPath).catch(() => undefined);
   if (stats === undefined || !stats.isSocket()) return undefined;
+  await checkPrivateSocket(socketPath);
   return (await answers(socketPath)) ? socketPath : undefined;
+}
+
+/** A Pod socket that another user could have made or could reach: never talked to. */
+export class ForeignSocketError extends Error {
+  constructor(
+    readonly socketPath: string,
+    readonly reason: string,
+  ) {
+    super(`not connecting to ${socketPath}: ${reason}; it may not be your Pod (remove it if it is yours)`);
+    this.name = "ForeignSocketError";
+  }
+}
+
+/**
+ * Refuses (`ForeignSocketError`) a socket whose directory or file is not this user's own, or whose
+ * directory others may enter: whoever made it first could listen there and read a prompt and the
+ * piped input, and answer with anything. Checked with `lstat`, so a link to someone else's socket
+ * counts as theirs. Node cannot read a Unix socket's peer credentials; the directory check stands in:
+ * only its owner can bind a socket in a 0700 directory.
+ */
+export async function checkPrivateSocket(socketPath: string): Promise<void> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const dir = path.dirname(socketPath);
+  const dirStats = await lstat(dir);
+  if (!dirStats.isDirectory()) throw new ForeignSocketError(socketPath, `${dir} is not a directory`);
+  if (dirStats.uid !== uid) throw new ForeignSocketError(socketPath, `${dir} belongs to another user`);
+  if ((dirStats.mode & 0o077) !== 0)
+    throw new ForeignSocketError(socketPath, `other users can enter ${dir} (mode ${modeOf(dirStats.mode)})`);
+  const stats = await lstat(socketPath);
+  if (!stats.isSocket()) throw new ForeignSocketError(socketPath, "it is not a socket");
+  if (stats.uid !== uid) throw new ForeignSocketError(socketPath, "it belongs to another user");
+}
+
+function modeOf(mode: number): string {
+  return (mode & 0o777).toString(8).padStart(4, "0");
 }
 
 /** Another Pod answers on the socket path: this one must not take it over. */

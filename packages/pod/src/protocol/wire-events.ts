@@ -163,6 +163,12 @@ export type WireEvent =
   | { event: "plan"; plan: Plan }
   /** What the sub-agent of `task` call `callId` does: started, a tool call, ended. */
   | ({ event: "subagent"; callId: string; description: string } & SubagentActivity)
+  /**
+   * The number of connected clients that answer permission requests (`answersApprovals` in their
+   * `hello`) changed: one came or went. Sent to the clients already there, not to the one whose
+   * `hello` it answers (its status says). A client waiting for another to approve gives up at 0.
+   */
+  | { event: "approvers"; approvers: number }
   /** The Pod is shutting down; the connection closes next. */
   | { event: "shutdown"; reason: string };
 
@@ -273,6 +279,7 @@ export const wireEventSchema = z.discriminatedUnion("event", [
       status: z.enum(["finished", "paused", "cancelled", "failed"]),
     }),
   ]),
+  z.object({ event: z.literal("approvers"), approvers: z.number().int() }),
   z.object({ event: z.literal("shutdown"), reason: z.string() }),
 ]) satisfies z.ZodType<WireEvent>;
 

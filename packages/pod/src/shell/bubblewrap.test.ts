@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScopeRule } from "../scope/rules.js";
@@ -110,5 +119,69 @@ describe("compileBubblewrapArgs", () => {
     } finally {
       rmSync(tmpBase, { recursive: true, force: true });
     }
+  });
+
+  it("hides a directory around the project and binds the project again on top, writable, with the rest empty", async () => {
+    // A fleet worker's layout: the run's tree deep inside the hidden cache, itself inside the hidden home.
+    const home = path.join(base, "home");
+    const cache = path.join(home, ".cache", "repos");
+    const tree = path.join(cache, "runs", "1-abc", "repo");
+    mkdirSync(path.join(tree, ".git"), { recursive: true });
+    mkdirSync(path.join(home, ".ssh"));
+    writeFileSync(path.join(home, ".ssh", "id_ed25519"), "PRIVATE\n");
+    mkdirSync(path.join(cache, "other.git"));
+    writeFileSync(path.join(cache, "other.git", "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(path.join(tree, "README.md"), "# tree\n");
+    // The object store the tree borrows, which the scope lets it read.
+    const objects = path.join(cache, "borrowed.git", "objects");
+    mkdirSync(path.join(objects, "ab"), { recursive: true });
+    writeFileSync(path.join(objects, "ab", "cdef"), "object\n");
+    const args = await compileBubblewrapArgs(
+      { root: tree, allow: [rule(".", "write"), rule(objects, "read")], deny: [] },
+      ".",
+      { network: false, hide: [home, cache] },
+    );
+    expect(mounts(args)).toEqual([
+      "--ro-bind /",
+      "--tmpfs /dev/shm",
+      "--tmpfs /tmp",
+      "--tmpfs /run",
+      `--tmpfs ${home}`,
+      `--tmpfs ${cache}`,
+      `--ro-bind ${objects}`,
+      `--bind ${tree}`,
+      `--ro-bind ${tree}/.git`,
+    ]);
+    // Read-only once everything inside is bound, parents first (after /dev, read-only but for /dev/shm).
+    const remounts = args.flatMap((arg, i) => (arg === "--remount-ro" ? [args[i + 1]] : []));
+    expect(remounts).toEqual(["/dev", "/run", home, cache]);
+    expect(args.lastIndexOf("--remount-ro")).toBeGreaterThan(args.indexOf(`${tree}/.git`));
+
+    const script = [
+      "exec 2>/dev/null",
+      "cat README.md",
+      "echo made > made.txt && echo wrote",
+      `cat ${home}/.ssh/id_ed25519 || echo no-key`,
+      `echo $(ls -A ${cache})`,
+      `cat ${objects}/ab/cdef`,
+      `touch ${objects}/planted || echo objects-read-only`,
+      `touch ${home}/planted || echo home-read-only`,
+      "touch .git/planted || echo git-read-only",
+    ].join("\n");
+    const out = execFileSync("bwrap", [...args, "--", "sh", "-c", `${script} 2>/dev/null`], {
+      encoding: "utf8",
+    });
+    expect(out.split("\n")).toEqual([
+      "# tree",
+      "wrote",
+      "no-key",
+      "borrowed.git runs",
+      "object",
+      "objects-read-only",
+      "home-read-only",
+      "git-read-only",
+      "",
+    ]);
+    expect(readFileSync(path.join(tree, "made.txt"), "utf8")).toBe("made\n");
   });
 });

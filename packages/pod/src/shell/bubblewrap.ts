@@ -16,7 +16,10 @@ export interface ConfinementOptions {
   network: boolean;
   /**
    * Directories hidden behind an empty tmpfs: where Unix sockets of the user's session live (the
-   * Pod's own protocol socket among them). A read-only mount does not stop `connect()` on a socket.
+   * Pod's own protocol socket among them), and what the embedder hides (`PodOptions.shellHide`).
+   * A read-only mount does not stop `connect()` on a socket. A writable scope directory inside a
+   * hidden one (a fleet run's tree in the hidden cache) is bound again on top of the tmpfs, alone,
+   * and a readable one read-only (the object store that tree borrows).
    */
   hide: readonly string[];
   /** What one command may take (default: `[shell.limits]`'s defaults). */
@@ -61,7 +64,8 @@ const KIND_ORDER: Readonly<Record<Mount["kind"], number>> = { reveal: 0, write: 
  * that no deny rule covers is bound writable, with `.git` and `.yoake` inside it bound back
  * read-only; each deny-write rule inside a writable directory is bound read-only; each deny-read
  * rule is masked (an empty read-only tmpfs for a directory, /dev/null for a file). A deny rule
- * always wins, as in the ScopedFs.
+ * always wins, as in the ScopedFs. The directories of `options.hide` (and `/run` without the
+ * network) are masked too; a write rule inside one is bound again on top of it, a read rule read-only.
  *
  * The directories between a writable mount and a guarded path inside it are bound onto themselves
  * (`pins`), so no command can rename a hidden path away from its rule for the next one.
@@ -85,6 +89,11 @@ export async function compileBubblewrapArgs(
   const root = (await canonicalize(path.resolve(scope.root))).real;
   const allow = await Promise.all(scope.allow.map((rule) => resolveRule(root, rule)));
   const deny = await Promise.all(scope.deny.map((rule) => resolveRule(root, rule)));
+  const hidden: ResolvedRule[] = [];
+  for (const dir of options.network ? options.hide : ["/run", ...options.hide]) {
+    const resolved = await resolveRule(root, { path: dir, access: "read", recursive: true });
+    if (resolved.exists && resolved.isDirectory) hidden.push(resolved);
+  }
   const mounts: Mount[] = [];
   for (const rule of allow) {
     if (!rule.exists) continue;
@@ -99,8 +108,9 @@ export async function compileBubblewrapArgs(
             mounts.push({ path: inside.real, kind: "readonly", isDirectory: inside.isDirectory });
         }
       }
-    } else if (isUnder("/tmp", rule.real)) {
-      // The private /tmp hides the host's: what the scope lets the agent read there is shown again.
+    } else if (isUnder("/tmp", rule.real) || hidden.some((dir) => pathCovers(dir.real, true, rule.real))) {
+      // The private /tmp hides the host's, and a hidden directory its contents: what the scope lets
+      // the agent read there is shown again, read-only.
       mounts.push({ path: rule.real, kind: "reveal", isDirectory: rule.isDirectory });
     }
   }
@@ -112,12 +122,7 @@ export async function compileBubblewrapArgs(
     else if (writable.some((mount) => pathCovers(mount.path, true, rule.real)))
       mounts.push({ path: rule.real, kind: "readonly", isDirectory: rule.isDirectory });
   }
-  const hidden = options.network ? options.hide : ["/run", ...options.hide];
-  for (const dir of hidden) {
-    const resolved = await resolveRule(root, { path: dir, access: "read", recursive: true });
-    if (resolved.exists && resolved.isDirectory)
-      mounts.push({ path: resolved.real, kind: "mask", isDirectory: true });
-  }
+  for (const dir of hidden) mounts.push({ path: dir.real, kind: "mask", isDirectory: true });
   mounts.push(...pins(mounts));
   // Parents first, so a mount on a child is not buried under a later one on its parent.
   const unique = [...new Map(mounts.map((mount) => [`${mount.kind} ${mount.path}`, mount])).values()];
@@ -152,6 +157,10 @@ export async function compileBubblewrapArgs(
     "ALL",
   ];
   for (const mount of unique) args.push(...mountArgs(mount));
+  // An empty tmpfs is made read-only only once everything inside it is bound: bubblewrap creates
+  // the mount points of a directory bound inside it (a writable tree under a hidden one) first.
+  for (const mount of unique)
+    if (mount.kind === "mask" && mount.isDirectory) args.push("--remount-ro", mount.path);
   const canonicalCwd = (await canonicalize(path.resolve(root, cwd))).real;
   args.push("--chdir", canonicalCwd);
   return args;
@@ -192,7 +201,7 @@ function mountArgs(mount: Mount): string[] {
       return ["--ro-bind", mount.path, mount.path];
     case "mask":
       return mount.isDirectory
-        ? ["--perms", "0555", "--tmpfs", mount.path, "--remount-ro", mount.path]
+        ? ["--perms", "0555", "--tmpfs", mount.path]
         : ["--ro-bind", "/dev/null", mount.path];
   }
 }

@@ -15,15 +15,18 @@ export interface OpenedShell {
 }
 
 /**
- * Probes the sandbox once and builds the Pod's shell from the manifest. Without a working sandbox
- * the shell runs commands unconfined, which the approvals then ask about one by one, or there is
- * no shell at all (`[shell] unsandboxed = "off"`); either way the user is told why, with the fix.
+ * Probes the sandbox once and builds the Pod's shell from the manifest. `hidden` lists
+ * directories (absolute) the embedder keeps from every command besides the session's socket
+ * directories (`PodOptions.shellHide`). Without a working sandbox the shell runs commands
+ * unconfined, which the approvals then ask about one by one, or there is no shell at all
+ * (`[shell] unsandboxed = "off"`); either way the user is told why, with the fix.
  * A manifest that disables the `bash` tool gets no shell and no probe.
  */
 export async function openShell(
   manifest: Manifest,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
+  hidden: readonly string[] = [],
 ): Promise<OpenedShell> {
   if (manifest.tools.disable.includes(BASH_TOOL_NAME)) return { warnings: [] };
   const settings = manifest.shell;
@@ -34,6 +37,7 @@ export async function openShell(
   const hide = [path.dirname(podSocketPath(manifest.projectRoot, env))];
   const runtimeDir = env.XDG_RUNTIME_DIR;
   if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
+  hide.push(...hidden);
   const status: SandboxStatus = settings.sandbox
     ? await probeSandbox(manifest.scope, { network: settings.network, hide, limits: settings.limits }, env)
     : {

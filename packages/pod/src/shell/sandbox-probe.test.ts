@@ -66,6 +66,32 @@ describe("the sandbox probe", () => {
     }
   });
 
+  it("names the mounts, not user namespaces, when only the project's mounts fail", async () => {
+    // A bwrap whose namespaces work, but that cannot make one of the sandbox's mount points (as
+    // when a hidden directory sat inside another read-only one).
+    const fake = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-mountbwrap-")));
+    writeFileSync(
+      path.join(fake, "bwrap"),
+      `#!/bin/bash\ncase "$*" in *--tmpfs*) echo "bwrap: Can't mkdir /tmp/r/yoake: Read-only file system" >&2; exit 1;; esac\n`,
+    );
+    chmodSync(path.join(fake, "bwrap"), 0o755);
+    try {
+      const status = await probeSandbox(
+        { root: tmpdir(), allow: [], deny: [] },
+        { network: false, hide: [] },
+        { PATH: fake },
+      );
+      expect(status).toMatchObject({
+        ok: false,
+        reason:
+          "bubblewrap cannot set up the mounts of this project's sandbox: bwrap: Can't mkdir /tmp/r/yoake: Read-only file system",
+      });
+      expect(status.ok === false && status.fix).not.toMatch(/namespace/);
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
   it("asks for a newer bubblewrap when the installed one lacks the options the sandbox needs", async () => {
     // bubblewrap before 0.8.0 (Ubuntu 22.04's 0.6) knows neither --size nor --disable-userns.
     const fake = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-oldbwrap-")));
@@ -105,17 +131,18 @@ describe("the sandbox probe", () => {
       probeSandbox({ root, allow: [], deny: [] }, { network, hide: [] }, { PATH: fake });
     try {
       writeFileSync(failing, "");
+      // Each failed probe also starts a bare sandbox, to tell namespaces from mounts.
       expect(await probe(tmpdir())).toMatchObject({ ok: false });
       expect(await probe(tmpdir())).toMatchObject({ ok: false });
-      expect(starts()).toBe(2);
+      expect(starts()).toBe(4);
       rmSync(failing);
       expect(await probe(tmpdir())).toMatchObject({ ok: true });
       // Another project's Pod in this process (a sub-agent's, a worker's next run) starts none.
       expect(await probe(fake)).toMatchObject({ ok: true, sandbox: { name: "bubblewrap" } });
-      expect(starts()).toBe(3);
+      expect(starts()).toBe(5);
       // With the network shared the bwrap arguments differ: probed once more.
       expect(await probe(fake, true)).toMatchObject({ ok: true });
-      expect(starts()).toBe(4);
+      expect(starts()).toBe(6);
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }

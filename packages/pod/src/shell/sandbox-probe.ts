@@ -51,12 +51,32 @@ export async function probeSandbox(
     WORKING.add(works);
     return { ok: true, sandbox };
   }
-  // --disable-userns and --size came with bubblewrap 0.8.0 (Ubuntu 22.04 ships 0.6).
-  const fix = /unknown option/i.test(failure)
-    ? "upgrade bubblewrap to 0.8.0 or later (the sandbox needs --disable-userns and --size)"
-    : await namespaceFix();
-  return { ok: false, reason: `bubblewrap cannot create its sandbox: ${failure}`, fix };
+  // --disable-userns and --size came with bubblewrap 0.8.0 (Ubuntu 22.04 ships 0.6); the bare
+  // sandbox below has neither, so an old bwrap is named first.
+  if (/unknown option/i.test(failure))
+    return {
+      ok: false,
+      reason: `bubblewrap cannot create its sandbox: ${failure}`,
+      fix: "upgrade bubblewrap to 0.8.0 or later (the sandbox needs --disable-userns and --size)",
+    };
+  // Namespaces, or the mounts of this scope? A bare sandbox tells which, so the fix names the cause.
+  const bare = await runProbe({
+    file: bwrap,
+    args: [...BARE_SANDBOX, "true"],
+    cwd: "/",
+    env: { PATH: env.PATH ?? "/usr/bin:/bin" },
+  });
+  if (bare === undefined)
+    return {
+      ok: false,
+      reason: `bubblewrap cannot set up the mounts of this project's sandbox: ${failure}`,
+      fix: "the path it names cannot be mounted over as the scope asks (check it exists and is a plain directory or file), or report it as a Yoake bug with the line above",
+    };
+  return { ok: false, reason: `bubblewrap cannot create its sandbox: ${failure}`, fix: await namespaceFix() };
 }
+
+/** The namespaces a command gets, with no mount of the scope's: whether bubblewrap can work at all. */
+const BARE_SANDBOX = ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent"];
 
 async function probeSeatbelt(scope: Scope, options: ConfinementOptions): Promise<SandboxStatus> {
   const sandbox = new SeatbeltSandbox(scope, options);

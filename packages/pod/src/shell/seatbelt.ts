@@ -1,6 +1,6 @@
 import path from "node:path";
 import { canonicalize } from "../scope/canonical-path.js";
-import type { Scope } from "../scope/rules.js";
+import { pathCovers, type Scope } from "../scope/rules.js";
 import { type ConfinementOptions, PROTECTED_NAMES } from "./bubblewrap.js";
 import type { Sandbox } from "./sandbox.js";
 import type { ShellLaunch } from "./shell-process.js";
@@ -28,13 +28,20 @@ export async function compileSeatbeltProfile(scope: Scope, options: ConfinementO
     `(allow file-write* ${[...writable.map(subpath), subpath("/private/tmp"), subpath("/private/var/folders"), literal("/dev/null")].join(" ")})`,
   );
   const readOnly = writable.flatMap((dir) => PROTECTED_NAMES.map((name) => path.join(dir, name)));
+  const denials: string[] = [];
   for (const rule of scope.deny) {
     const target = await real(rule.path);
-    if (rule.access === "read") lines.push(`(deny file-read* file-write* ${subpath(target)})`);
+    if (rule.access === "read") denials.push(`(deny file-read* file-write* ${subpath(target)})`);
     else readOnly.push(target);
   }
-  if (readOnly.length > 0) lines.push(`(deny file-write* ${readOnly.map(subpath).join(" ")})`);
+  if (readOnly.length > 0) denials.push(`(deny file-write* ${readOnly.map(subpath).join(" ")})`);
+  lines.push(...denials);
   for (const dir of options.hide) lines.push(`(deny file-read* file-write* ${subpath(dir)})`);
+  // A writable directory inside a hidden one (a fleet run's tree in the hidden cache) is granted
+  // again, alone, with the scope's denials inside it after it.
+  const shownAgain = writable.filter((dir) => options.hide.some((hidden) => pathCovers(hidden, true, dir)));
+  if (shownAgain.length > 0)
+    lines.push(`(allow file-read* file-write* ${shownAgain.map(subpath).join(" ")})`, ...denials);
   if (!options.network) lines.push("(deny network*)");
   lines.push("(deny signal (target others))", "(deny process-info* (target others))");
   return `${lines.join("\n")}\n`;

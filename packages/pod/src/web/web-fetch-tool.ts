@@ -41,9 +41,14 @@ export function createWebFetchTool(settings: WebSettings): Tool {
       const text = page.body.toString("utf8");
       let content: string;
       if (type === "text/html" || type === "application/xhtml+xml") {
-        // turndown and its DOM are loaded by the first page fetched, not by every Pod's start.
         const { htmlToMarkdown } = await import("./html-to-markdown.js");
-        content = htmlToMarkdown(text);
+        try {
+          content = await htmlToMarkdown(text, signal);
+        } catch (error) {
+          if (signal.aborted && !context.signal.aborted)
+            throw new Error(`no answer within ${TIMEOUT_MS / 1000} s (converting the page)`);
+          throw error;
+        }
       } else if (
         type.startsWith("text/") ||
         type === "application/json" ||

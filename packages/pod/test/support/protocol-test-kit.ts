@@ -6,6 +6,7 @@
 import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { afterEach, expect } from "vitest";
+import type { ManifestLayerInput } from "../../src/manifest/schema.js";
 import type { Pod } from "../../src/pod.js";
 import { connectPod, type PodClient, type PodClientOptions } from "../../src/protocol/client.js";
 import { LineSplitter } from "../../src/protocol/line-splitter.js";
@@ -30,9 +31,11 @@ export function useServedPods(bed: () => PodTestbed) {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  return async (options: ServePodOptions & { wrap?: (pod: Pod) => ServedPod } = {}): Promise<Served> => {
+  return async (
+    options: ServePodOptions & { wrap?: (pod: Pod) => ServedPod; manifest?: ManifestLayerInput } = {},
+  ): Promise<Served> => {
     const { createPod, base } = bed();
-    const pod = await createPod();
+    const pod = await createPod(options.manifest);
     const socketPath = options.socketPath ?? path.join(base, "pod.sock");
     const server = await servePod(options.wrap?.(pod) ?? pod, { ...options, socketPath });
     cleanups.push(() => server.shutdown("the test ended"));

@@ -1,6 +1,7 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
-import type { Entry } from "../state/ui-state.js";
+import { uiReducer } from "../state/ui-reducer.js";
+import { type Entry, initialUiState } from "../state/ui-state.js";
 import { EntryView } from "./entry-view.js";
 
 /** ink-testing-library's terminal is 100 columns wide; every character here is one column. */
@@ -29,5 +30,20 @@ describe("EntryView", () => {
     expect(shown.length).toBeGreaterThan(1);
     // Read as one text, the label comes last, after the whole message.
     expect(shown.join(" ").replace(/\s+/g, " ").trim()).toBe(`⚠ ${message} (hook:lint)`);
+  });
+
+  it("wraps a model's line of escapes where its placeholders end, not where its printable bytes do", () => {
+    // 6 columns of placeholders (␛]0;T␇), 95 w and a Z: 102 columns, one more row than the text alone.
+    const text = `\x1b]0;T\x07${"w".repeat(COLUMNS - 5)}Z`;
+    const state = uiReducer(initialUiState, {
+      type: "pod_event",
+      event: { type: "text_complete", index: 0, text },
+      at: 0,
+    });
+    const entry = state.committed[0] as Entry;
+    const shown = lines(render(<EntryView entry={entry} showThinking={false} />).lastFrame()).filter(
+      (line) => line.trim() !== "",
+    );
+    expect(shown).toEqual([`␛]0;T␇${"w".repeat(COLUMNS - 6)}`, "wZ"]);
   });
 });

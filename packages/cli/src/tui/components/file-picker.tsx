@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { screenText } from "../../screen-text.js";
 import type { FuzzyMatch } from "../files/fuzzy-match.js";
 
 export interface FilePickerProps {
@@ -10,7 +11,11 @@ export interface FilePickerProps {
   truncated: boolean;
 }
 
-/** The `@` completion list under the input: best matches first, matched characters highlighted. */
+/**
+ * The `@` completion list under the input: best matches first, matched characters highlighted.
+ * A cloned repository names its files: they are shown as screen text (`screenText`), and the
+ * path inserted is the file's real name.
+ */
 export function FilePicker({ matches, selected, loading, truncated }: FilePickerProps) {
   if (matches.length === 0) {
     return <Text dimColor> {loading ? "listing files…" : "no matching file (Esc to close)"}</Text>;
@@ -45,7 +50,7 @@ function HighlightedPath({ match, selected }: { match: FuzzyMatch; selected: boo
       {parts.map((part, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: runs of one path, in order
         <Text key={i} bold={part.hit} underline={part.hit}>
-          {part.text}
+          {screenText(part.text)}
         </Text>
       ))}
     </Text>

@@ -1,3 +1,5 @@
+import { screenTextDeep } from "../../screen-text.js";
+
 /** `950`, `12.3k`, `1.2M`: token counts at a glance. */
 export function formatTokens(count: number): string {
   if (count < 1000) return String(count);
@@ -27,8 +29,12 @@ export function headLines(text: string, max: number): { lines: string[]; more: n
   return { lines: lines.slice(0, max), more: Math.max(0, lines.length - max) };
 }
 
-/** A value of tool arguments on one line: strings as they are (quoted), anything else as JSON. */
+/**
+ * A value of tool arguments on one line: strings quoted, anything else as JSON; controls in it
+ * shown as `screenText` shows them (`␛`, not JSON's `\u001b`), like everywhere on screen.
+ */
 export function argumentValue(value: unknown, max: number): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  const shown = screenTextDeep(value);
+  const text = JSON.stringify(shown) ?? String(shown);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,5 +1,6 @@
 import { Box, type Key, Text } from "ink";
 import { useCallback, useEffect, useReducer, useRef } from "react";
+import { screenText } from "../../screen-text.js";
 import { matchingCommands } from "../commands/slash-commands.js";
 import { type FileCandidate, type FuzzyMatch, fileCandidates, rankPaths } from "../files/fuzzy-match.js";
 import type { ProjectFiles } from "../files/project-files.js";
@@ -170,7 +171,7 @@ export function InputBox(props: InputBoxProps) {
         commands.map((command) => (
           <Text key={command.name} dimColor>
             {"  "}
-            {command.usage.padEnd(26)} {command.description}
+            {screenText(command.usage.padEnd(26))} {screenText(command.description)}
           </Text>
         ))}
     </Box>

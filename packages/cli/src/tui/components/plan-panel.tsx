@@ -1,6 +1,7 @@
 import type { Plan, PlanItem, PlanStatus } from "@yoake/pod";
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
+import { screenText } from "../../screen-text.js";
 import type { PodLike } from "../pod-like.js";
 
 const MARK: Record<PlanStatus, { glyph: string; color?: string; dim?: boolean }> = {
@@ -28,7 +29,7 @@ export function PlanPanel({ pod }: { pod: PodLike }) {
   return (
     <Box flexDirection="column" borderStyle="round" borderDimColor paddingX={1}>
       <Text bold>
-        Plan{plan.goal === undefined ? "" : `: ${plan.goal}`}{" "}
+        Plan{plan.goal === undefined ? "" : `: ${screenText(plan.goal)}`}{" "}
         <Text dimColor>
           ({done}/{plan.items.length} done)
         </Text>
@@ -41,7 +42,7 @@ export function PlanPanel({ pod }: { pod: PodLike }) {
             {...(mark.color !== undefined && { color: mark.color })}
             dimColor={mark.dim === true}
           >
-            {mark.glyph} {item.content}
+            {mark.glyph} {screenText(item.content)}
           </Text>
         );
       })}

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { formatCost, usageCost } from "../../cost.js";
+import { screenText } from "../../screen-text.js";
 import type { ModelSummary } from "../pod-like.js";
 import { sessionTotal } from "../state/session-usage.js";
 import type { Activity, RetryState, SessionUsage } from "../state/ui-state.js";
@@ -74,7 +75,7 @@ const RETRY_REASON_CHARS = 60;
 export function usageLine(usage: SessionUsage, model: ModelSummary | undefined, effort?: string): string {
   const total = sessionTotal(usage);
   const parts: string[] = [];
-  if (model !== undefined) parts.push(model.ref ?? model.id);
+  if (model !== undefined) parts.push(screenText(model.ref ?? model.id));
   if (effort !== undefined) parts.push(`effort ${effort}`);
   const input = total.inputTokens ?? 0;
   const cached = total.cacheReadInputTokens ?? 0;

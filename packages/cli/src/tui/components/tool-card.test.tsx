@@ -109,4 +109,15 @@ describe("ToolCard", () => {
     expect(skipped.lastFrame()).toContain("not run");
     skipped.unmount();
   });
+
+  it("shows controls in arguments and labels as the rest of the screen does, not as JSON escapes", () => {
+    const args = { path: "a\x1b]0;T\x07.txt", pattern: "\x9b8m", mode: "\u202e" };
+    const view = render(<ToolCard card={card({ name: "grep", arguments: args, phase: "ready" })} />);
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain('grep "⟨U+009B⟩8m" in a␛]0;T␇.txt');
+    expect(frame).toContain('path: "a␛]0;T␇.txt"');
+    expect(frame).toContain('mode: "⟨U+202E⟩"');
+    expect(frame).not.toContain("\\u001b");
+    view.unmount();
+  });
 });

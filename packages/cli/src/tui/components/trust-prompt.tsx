@@ -1,6 +1,7 @@
 import type { TrustRequest } from "@yoake/pod";
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
+import { screenText } from "../../screen-text.js";
 
 /** What the user can answer; `quit` is Esc or Ctrl+C. */
 export type TrustChoice = "trust" | "distrust" | "quit";
@@ -21,7 +22,9 @@ const CHOICES = [
 /**
  * Asked once, before the Pod opens, when the project's manifest asks for more than the safe
  * defaults: each request on its own line, then Trust / Don't trust (t / d, or the arrows and
- * Enter). Esc or Ctrl+C leaves yoake without opening the project.
+ * Enter). Esc or Ctrl+C leaves yoake without opening the project. What the manifest wrote is shown
+ * as screen text (`screenText`): a control in a value (`ESC[8m` hiding the host after a base URL)
+ * is on screen as a placeholder, so the user sees all that is asked.
  */
 export function TrustPrompt({ manifests, requests, onAnswer }: TrustPromptProps) {
   const [selected, setSelected] = useState(0);
@@ -54,13 +57,13 @@ export function TrustPrompt({ manifests, requests, onAnswer }: TrustPromptProps)
       <Text color="yellow" bold>
         Trust this project's manifest?
       </Text>
-      <Text>{manifests.join(", ")} asks for more than the safe defaults. It would:</Text>
+      <Text>{manifests.map(screenText).join(", ")} asks for more than the safe defaults. It would:</Text>
       <Box flexDirection="column" marginY={1}>
         {requests.map((request) => (
           <Text key={request.key}>
             {"• "}
-            {request.description}
-            <Text dimColor> ({request.key})</Text>
+            {screenText(request.description)}
+            <Text dimColor> ({screenText(request.key)})</Text>
           </Text>
         ))}
       </Box>

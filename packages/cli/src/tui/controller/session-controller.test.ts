@@ -175,6 +175,23 @@ describe("SessionController", () => {
     await second;
   });
 
+  it("leaving mid-run cancels an in-process Pod's run, and leaves a served Pod's run going", async () => {
+    const own = new FakePod();
+    const inProcess = setup(own);
+    const ownRun = inProcess.controller.submit("slow");
+    await inProcess.controller.submit("/quit");
+    expect(own.runs[0]?.signal?.aborted).toBe(true);
+    expect(inProcess.exit).toHaveBeenCalledOnce();
+    await ownRun;
+
+    const served = Object.assign(new FakePod(), { runsOnWhenLeft: true });
+    const attached = setup(served);
+    void attached.controller.submit("slow");
+    attached.controller.quit();
+    expect(served.runs[0]?.signal?.aborted).toBe(false);
+    expect(attached.exit).toHaveBeenCalledOnce();
+  });
+
   it("with no run of its own, Esc cancels the run another client of a served Pod started", () => {
     const served = Object.assign(new FakePod(), {
       runGoing: true,

@@ -158,9 +158,12 @@ export class SessionController {
     this.dispatch({ type: "approval_abandoned" });
   }
 
-  /** Leaves: a running turn is cancelled first. */
+  /**
+   * Leaves: a running turn is cancelled first, unless the Pod is served and goes on without this
+   * UI (leaving is not cancelling: only Esc or Ctrl+C on the run is).
+   */
   quit(): void {
-    this.cancel();
+    if (this.pod.runsOnWhenLeft !== true) this.cancel();
     this.exit();
   }
 

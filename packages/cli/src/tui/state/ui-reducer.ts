@@ -1,6 +1,7 @@
 import type { Item } from "@yoake/llm-worker";
 import type { PodEvent } from "@yoake/pod";
 import { fallbackLabel } from "../../fallback-label.js";
+import { screenTextDeep } from "../../screen-text.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
 import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
 import { nextSubagentState } from "./subagent-state.js";
@@ -11,9 +12,13 @@ import type { Entry, NoticeTone, ToolCardState, UiState } from "./ui-state.js";
  * The UI's one state transition: pure, so every event sequence can be tested without a terminal.
  * After each action the leading finished entries move from `live` to `committed`, where they are
  * printed once and never rendered again: the live area stays small however long the session.
+ *
+ * Every action's text is made screen text here (`screenText`), where it enters the state: what a
+ * model, a tool, a file name or a saved session holds reaches the terminal as placeholders, never
+ * as control sequences, on every path to the screen, and the layout measures what is drawn.
  */
 export function uiReducer(state: UiState, action: UiAction): UiState {
-  const next = reduce(state, action);
+  const next = reduce(state, screenTextDeep(action));
   return next === state ? state : commitFinished(next);
 }
 
