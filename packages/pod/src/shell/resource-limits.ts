@@ -1,6 +1,6 @@
 import type { ShellLimits } from "../manifest/resolve.js";
 
-/** Bytes in a MiB; bash's `ulimit -d` and `-f` count KiB (outside POSIX mode). */
+/** KiB in a MiB: bash's `ulimit -d` and `-f` count KiB (outside POSIX mode). */
 const KIB_PER_MIB = 1024;
 
 /**
