@@ -21,6 +21,21 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 export const DEFAULT_SHELL_MAX_TIMEOUT_MS = 600_000;
 
 /**
+ * `[shell.limits]` when no manifest sets them: what one sandboxed command may take. A project
+ * layer may lower them; raising one above what the layers below allow needs trust.
+ */
+export const DEFAULT_SHELL_LIMITS = {
+  /** Processes of the command at once (RLIMIT_NPROC, counted in the sandbox's user namespace). */
+  processes: 512,
+  /** Memory of each process, in MiB (RLIMIT_DATA: V8 and WebAssembly reserve more address space than that). */
+  memory_mb: 4096,
+  /** Largest file a command may write, in MiB (RLIMIT_FSIZE). */
+  file_size_mb: 1024,
+  /** Size of the private /tmp (and of /dev/shm), in MiB. */
+  tmp_mb: 512,
+} as const;
+
+/**
  * Files that hold secrets by convention, kept from the model (read, write, `@path`, listings) in
  * every directory: environment files and private keys. A manifest that needs one read replaces
  * this list (`[scope] secret_files`), which a project manifest may only do once trusted.

@@ -7,6 +7,7 @@ import type { WebSettings } from "../web/web-settings.js";
 import { catalogue, lookupModel, type ModelPrices } from "./catalogue.js";
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
+  DEFAULT_SHELL_LIMITS,
   DEFAULT_SHELL_MAX_TIMEOUT_MS,
   DEFAULT_SHELL_TIMEOUT_MS,
   DEFAULT_TOOL_OUTPUT_BYTES,
@@ -102,6 +103,20 @@ export interface ShellSettings {
   timeoutMs: number;
   /** The longest time limit a call may ask for. */
   maxTimeoutMs: number;
+  /** What one sandboxed command may take (bubblewrap applies them; see `ShellLimits`). */
+  limits: ShellLimits;
+}
+
+/** `[shell.limits]`, resolved: the resource limits of every command in the bubblewrap sandbox. */
+export interface ShellLimits {
+  /** Processes at once (RLIMIT_NPROC in the sandbox's own user namespace). */
+  processes: number;
+  /** Memory of each process in MiB (RLIMIT_DATA). */
+  memoryMb: number;
+  /** Largest file written, in MiB (RLIMIT_FSIZE). */
+  fileSizeMb: number;
+  /** Size of the private /tmp and /dev/shm, in MiB. */
+  tmpMb: number;
 }
 
 /** A point of a run a Pod hook runs at. */
@@ -285,6 +300,12 @@ function resolveShell(
     alwaysAsk: table.always_ask ?? [],
     timeoutMs,
     maxTimeoutMs,
+    limits: {
+      processes: table.limits?.processes ?? DEFAULT_SHELL_LIMITS.processes,
+      memoryMb: table.limits?.memory_mb ?? DEFAULT_SHELL_LIMITS.memory_mb,
+      fileSizeMb: table.limits?.file_size_mb ?? DEFAULT_SHELL_LIMITS.file_size_mb,
+      tmpMb: table.limits?.tmp_mb ?? DEFAULT_SHELL_LIMITS.tmp_mb,
+    },
   };
 }
 

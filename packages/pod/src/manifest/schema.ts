@@ -105,6 +105,15 @@ const shellSchema = z
     timeout_ms: positiveInteger,
     /** The longest time limit a call may ask for. */
     max_timeout_ms: positiveInteger,
+    /** `[shell.limits]`: what one sandboxed command may take (see the package README, "Shell"). */
+    limits: z
+      .strictObject({
+        processes: positiveInteger,
+        memory_mb: positiveInteger,
+        file_size_mb: positiveInteger,
+        tmp_mb: positiveInteger,
+      })
+      .partial(),
   })
   .partial();
 

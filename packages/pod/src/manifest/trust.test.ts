@@ -308,6 +308,43 @@ describe("classifyLayer", () => {
     expect(tight.safe).toEqual({ shell: narrowing });
   });
 
+  it("[shell.limits]: lowering a limit applies, raising one above the layers below is a request", async () => {
+    const below = normalizeLayer({ ...DEFAULT_LAYER, shell: { limits: { memory_mb: 8192 } } }, "user", home);
+    const { safe, requests } = await classifyLayer(
+      { shell: { limits: { processes: 64, memory_mb: 6000, file_size_mb: 1_000_000, tmp_mb: 513 } } },
+      { projectRoot: repo, below },
+    );
+    expect(requests).toEqual([
+      {
+        kind: "shell",
+        key: "shell.limits.file_size_mb",
+        description: "raise the commands' limit shell.limits.file_size_mb from 1024 to 1000000",
+      },
+      {
+        kind: "shell",
+        key: "shell.limits.tmp_mb",
+        description: "raise the commands' limit shell.limits.tmp_mb from 512 to 513",
+      },
+    ]);
+    // 6000 is above the default but below what the user's own layer allows.
+    expect(safe).toEqual({ shell: { limits: { processes: 64, memory_mb: 6000 } } });
+  });
+
+  it("[shell.limits] from a project file: lower limits load unasked, a higher one waits for trust", async () => {
+    put(projectFile(), "[shell.limits]\nprocesses = 64\ntmp_mb = 128\n");
+    expect((await load()).shell.limits).toEqual({
+      processes: 64,
+      memoryMb: 4096,
+      fileSizeMb: 1024,
+      tmpMb: 128,
+    });
+    put(projectFile(), "[shell.limits]\nprocesses = 64\nmemory_mb = 65536\n");
+    const refused = await trustError(load());
+    expect(refused.message).toContain("shell.limits.memory_mb from 4096 to 65536");
+    expect((await load("safe-only")).shell.limits).toMatchObject({ processes: 64, memoryMb: 4096 });
+    expect((await load("trust")).shell.limits).toMatchObject({ processes: 64, memoryMb: 65536 });
+  });
+
   it("a fallback model at another provider, or with its own host or key variable, is a request; one of the user's provider is not", async () => {
     const below = normalizeLayer(DEFAULT_LAYER, "defaults", home);
     const { safe, requests } = await classifyLayer(

@@ -2,6 +2,7 @@ import path from "node:path";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type ScopeRule } from "../scope/rules.js";
 import { lookupModel } from "./catalogue.js";
+import { DEFAULT_SHELL_LIMITS } from "./defaults.js";
 import type { NormalizedLayer, SourcedHook, SourcedMcpServer } from "./merge.js";
 import { destinationOfTable, type ModelDestination, sameDestination } from "./model-destination.js";
 
@@ -101,7 +102,7 @@ export async function classifyLayer(
         safe.scope = await classifyScope(value as NonNullable<NormalizedLayer["scope"]>, context, requests);
         break;
       case "shell":
-        safe.shell = classifyShell(value as NonNullable<NormalizedLayer["shell"]>, requests);
+        safe.shell = classifyShell(value as NonNullable<NormalizedLayer["shell"]>, context.below, requests);
         break;
       case "hooks": {
         const where = hookPlace(layer, context);
@@ -130,10 +131,11 @@ type ShellTable = NonNullable<NormalizedLayer["shell"]>;
 
 /**
  * `[shell]`: what keeps the sandbox as tight as the defaults or tighter applies (more `always_ask`
- * patterns, time limits, `unsandboxed = "off"`); what widens it waits for trust.
+ * patterns, time limits, `unsandboxed = "off"`, lower `[shell.limits]`); what widens it waits for
+ * trust, a limit above what the layers below allow among it.
  */
-function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable {
-  const { sandbox, network, env, reveal, ask, ...rest } = shell;
+function classifyShell(shell: ShellTable, below: NormalizedLayer, requests: TrustRequest[]): ShellTable {
+  const { sandbox, network, env, reveal, ask, limits, ...rest } = shell;
   const safe: ShellTable = rest;
   const request = (key: string, description: string): void => {
     requests.push({ kind: "shell", key: `shell.${key}`, description });
@@ -151,6 +153,18 @@ function classifyShell(shell: ShellTable, requests: TrustRequest[]): ShellTable 
     request("reveal", `let commands read ${reveal.join(", ")} (read-only), which the sandbox hides`);
   if (ask === false) request("ask", "run every command without asking, even those always_ask lists");
   else if (ask !== undefined) safe.ask = ask;
+  if (limits !== undefined) {
+    const lower: NonNullable<ShellTable["limits"]> = {};
+    for (const key of Object.keys(limits) as (keyof typeof DEFAULT_SHELL_LIMITS)[]) {
+      const value = limits[key];
+      if (value === undefined) continue;
+      const allowed = below.shell?.limits?.[key] ?? DEFAULT_SHELL_LIMITS[key];
+      if (value <= allowed) lower[key] = value;
+      else
+        request(`limits.${key}`, `raise the commands' limit shell.limits.${key} from ${allowed} to ${value}`);
+    }
+    if (Object.keys(lower).length > 0) safe.limits = lower;
+  }
   return safe;
 }
 

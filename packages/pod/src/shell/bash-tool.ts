@@ -1,5 +1,6 @@
 import { type Tool, tool } from "@yoake/llm-worker";
 import { z } from "zod";
+import { limitHints } from "./limit-hints.js";
 import type { Shell } from "./shell.js";
 import type { ShellEnd } from "./shell-process.js";
 
@@ -52,7 +53,12 @@ export function createBashTools(shell: Shell): Tool[] {
         "/tmp is private and starts empty,",
         network ? "the network is reachable," : "there is no network,",
         "and processes outside the sandbox cannot be seen.",
-      ].join(" ")
+        shell.limits === undefined
+          ? ""
+          : `Each command may run ${shell.limits.processes} processes, each using ${shell.limits.memoryMb} MiB of memory and writing files of at most ${shell.limits.fileSizeMb} MiB; /tmp holds ${shell.limits.tmpMb} MiB.`,
+      ]
+        .filter((part) => part !== "")
+        .join(" ")
     : "There is no sandbox on this machine: the user approves every command.";
   const bash = tool({
     name: BASH_TOOL_NAME,
@@ -92,7 +98,7 @@ export function createBashTools(shell: Shell): Tool[] {
       const body = output === "" ? "(no output)" : output.endsWith("\n") ? output.slice(0, -1) : output;
       const sandbox = shell.sandboxed ? "" : " · not sandboxed";
       const removed = (await shell.afterEnd(process)).map((line) => `${line}\n`).join("");
-      return `${body}\n${removed}[${describeEnd(end, timeoutMs)} · ${seconds} s${sandbox}]`;
+      return `${body}\n${removed}[${describeEnd(end, timeoutMs)} · ${seconds} s${sandbox}]${hintsFor(shell, end, output)}`;
     },
   });
   const bashOutput = tool({
@@ -115,7 +121,8 @@ export function createBashTools(shell: Shell): Tool[] {
       job.readOffset = log.totalBytes;
       const state = job.end === undefined ? "still running" : describeEnd(job.end, 0);
       const removed = job.end === undefined ? "" : (job.removed ?? []).map((line) => `${line}\n`).join("");
-      return `${text === "" ? "(no new output)" : text}\n${removed}[${job.id}: ${state}]`;
+      const hints = job.end === undefined ? "" : hintsFor(shell, job.end, text);
+      return `${text === "" ? "(no new output)" : text}\n${removed}[${job.id}: ${state}]${hints}`;
     },
   });
   return [bash, bashOutput] as Tool[];
@@ -145,6 +152,15 @@ function coalesced(report: (text: string) => void): { add: (text: string) => voi
   };
 }
 
+/** The limits a command ran into, one bracketed line each after the end (see `limitHints`). */
+function hintsFor(shell: Shell, end: ShellEnd, output: string): string {
+  const limits = shell.limits;
+  if (limits === undefined) return "";
+  return limitHints(end, output, limits)
+    .map((hint) => `\n[${hint}]`)
+    .join("");
+}
+
 /** How a command ended, as the model reads it. */
 function describeEnd(end: ShellEnd, timeoutMs: number): string {
   switch (end.kind) {
@@ -164,6 +180,8 @@ function describeEnd(end: ShellEnd, timeoutMs: number): string {
           return "killed: the Pod closed";
         case "stopped":
           return "killed on request";
+        case "process_limit":
+          return "killed: it ran more processes at once than the sandbox allows; the command and every process it started were stopped";
       }
   }
 }

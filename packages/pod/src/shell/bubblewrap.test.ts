@@ -75,6 +75,7 @@ describe("compileBubblewrapArgs", () => {
     );
     expect(mounts(args)).toEqual([
       "--ro-bind /",
+      "--tmpfs /dev/shm",
       "--tmpfs /tmp",
       "--tmpfs /run",
       `--bind ${root}`,
@@ -135,6 +136,7 @@ describe("compileBubblewrapArgs", () => {
       );
       expect(mounts(args)).toEqual([
         "--ro-bind /",
+        "--tmpfs /dev/shm",
         "--tmpfs /tmp",
         "--tmpfs /run",
         `--ro-bind ${tmpBase}/docs`,
@@ -167,6 +169,7 @@ describe("compileBubblewrapArgs", () => {
     );
     expect(mounts(args)).toEqual([
       "--ro-bind /",
+      "--tmpfs /dev/shm",
       "--tmpfs /tmp",
       "--tmpfs /run",
       // The cache is inside the hidden home already: not hidden twice.
@@ -175,9 +178,9 @@ describe("compileBubblewrapArgs", () => {
       `--bind ${tree}`,
       `--ro-bind ${tree}/.git`,
     ]);
-    // Read-only once everything inside is bound, parents first.
+    // Read-only once everything inside is bound, parents first (after /dev, read-only but for /dev/shm).
     const remounts = args.flatMap((arg, i) => (arg === "--remount-ro" ? [args[i + 1]] : []));
-    expect(remounts).toEqual(["/run", home]);
+    expect(remounts).toEqual(["/dev", "/run", home]);
     expect(args.lastIndexOf("--remount-ro")).toBeGreaterThan(args.indexOf(`${tree}/.git`));
 
     const script = [

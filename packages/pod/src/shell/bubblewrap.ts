@@ -1,13 +1,18 @@
 import path from "node:path";
+import { DEFAULT_SHELL_LIMITS } from "../manifest/defaults.js";
+import type { ShellLimits } from "../manifest/resolve.js";
 import { canonicalize } from "../scope/canonical-path.js";
 import { pathCovers, type Scope, type ScopeRule } from "../scope/rules.js";
 import { childScope } from "../subagents/child-scope.js";
 import { MountPlan, mountArgs } from "./bubblewrap-mounts.js";
 import { confineHostReads } from "./host-confinement.js";
 import type { HostReads } from "./host-reads.js";
+import { createPidsCgroup } from "./pids-cgroup.js";
 import { type GuardedPaths, ProjectGuard } from "./project-guard.js";
 import { type ResolvedPath, resolvePath } from "./resolved-path.js";
+import { limitedArgv, tmpfsBytes } from "./resource-limits.js";
 import type { Sandbox } from "./sandbox.js";
+import { buildSeccompFilter, seccompArchFor } from "./seccomp.js";
 import type { ShellLaunch } from "./shell-process.js";
 
 /** What the sandbox confines beyond the scope rules. */
@@ -24,7 +29,20 @@ export interface ConfinementOptions {
   hide: readonly string[];
   /** What outside the project commands may not read, and what they may again (see `hostReads`). */
   reads: HostReads;
+  /** What one command may take (default: `[shell.limits]`'s defaults). */
+  limits?: ShellLimits;
 }
+
+/** `DEFAULT_SHELL_LIMITS`, resolved: for confinement options that name no limits (tests, probes). */
+export const DEFAULT_LIMITS: ShellLimits = {
+  processes: DEFAULT_SHELL_LIMITS.processes,
+  memoryMb: DEFAULT_SHELL_LIMITS.memory_mb,
+  fileSizeMb: DEFAULT_SHELL_LIMITS.file_size_mb,
+  tmpMb: DEFAULT_SHELL_LIMITS.tmp_mb,
+};
+
+/** The file descriptor bwrap reads the seccomp filter from (see `ShellLaunch.fd3`). */
+const SECCOMP_FD = 3;
 
 /** Names that stay read-only inside every writable directory: history, and the agent's own manifest. */
 export const PROTECTED_NAMES = [".git", ".yoake"] as const;
@@ -56,8 +74,11 @@ interface ResolvedRule extends ResolvedPath {
  * `guarded` adds what a scan of the project found (`ProjectGuard`): secret files masked as deny-read
  * rules are, nested repositories bound read-only as deny-write rules are (pinned the same way).
  *
- * Every namespace is unshared (the network too, unless `network`), capabilities dropped, the
- * command is in a session of its own (no TIOCSTI into the user's terminal) and dies with the Pod.
+ * Every namespace is unshared (the network too, unless `network`), the user namespace always
+ * (also for root: RLIMIT_NPROC then counts the sandbox's processes only, and applies at all) with
+ * no nested one allowed, capabilities dropped, the command is in a session of its own (no TIOCSTI
+ * into the user's terminal) and dies with the Pod. The private /tmp and /dev/shm are tmpfs of
+ * `limits.tmpMb` each; the rest of /dev is read-only, so no unbounded tmpfs is writable.
  */
 export async function compileBubblewrapArgs(
   scope: Scope,
@@ -100,17 +121,28 @@ export async function compileBubblewrapArgs(
     deny.some((d) => d.exists && d.rule.access === "read" && pathCovers(d.real, d.rule.recursive, p));
   await confineHostReads(plan, options, readable, deniedRead);
 
+  const tmpSize = String(tmpfsBytes(options.limits ?? DEFAULT_LIMITS));
   const args = [
     "--ro-bind",
     "/",
     "/",
     "--dev",
     "/dev",
+    "--size",
+    tmpSize,
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
     "--proc",
     "/proc",
+    "--size",
+    tmpSize,
     "--tmpfs",
     "/tmp",
     "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
     ...(options.network ? ["--share-net"] : []),
     "--die-with-parent",
     "--new-session",
@@ -129,18 +161,31 @@ async function resolveRule(root: string, rule: ScopeRule): Promise<ResolvedRule>
 
 /**
  * The Linux sandbox: bubblewrap at `bwrapPath`, compiled from `scope` and a scan of the project
- * (`ProjectGuard`) for every command; each launch's `settle` sweeps what the command must not leave.
+ * (`ProjectGuard`) for every command, with the seccomp filter of `seccomp.ts` (none on a machine
+ * it is not written for: `filtered` says so) and the resource limits of `options.limits`; each
+ * launch's `settle` sweeps what the command must not leave.
  */
 export class BubblewrapSandbox implements Sandbox {
   readonly name = "bubblewrap";
+  readonly limits: ShellLimits;
   private readonly guard: ProjectGuard;
+  private readonly filter: Buffer | undefined;
 
   constructor(
     private readonly bwrapPath: string,
     private readonly scope: Scope,
     private readonly options: ConfinementOptions,
+    arch: string = process.arch,
   ) {
     this.guard = new ProjectGuard(scope);
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    const filterArch = seccompArchFor(arch);
+    this.filter = filterArch === undefined ? undefined : buildSeccompFilter(filterArch);
+  }
+
+  /** Whether commands run under the seccomp filter (false on machines other than x86_64 and aarch64). */
+  get filtered(): boolean {
+    return this.filter !== undefined;
   }
 
   async launch(
@@ -156,10 +201,31 @@ export class BubblewrapSandbox implements Sandbox {
       await this.guard.endCommand();
       throw error;
     }
+    if (this.filter !== undefined) args.push("--seccomp", String(SECCOMP_FD));
     // bwrap itself gets only the command's environment: the sandbox's init is bwrap, and its
     // /proc/1/environ is readable from inside.
-    const settle = () => this.guard.endCommand();
-    return { file: this.bwrapPath, args: [...args, "--", ...argv], cwd: "/", env, settle };
+    const launch: ShellLaunch = {
+      file: this.bwrapPath,
+      args: [...args, "--", ...limitedArgv(argv, this.limits)],
+      cwd: "/",
+      env,
+      settle: () => this.guard.endCommand(),
+      ...(this.filter !== undefined && { fd3: this.filter }),
+    };
+    if (process.geteuid?.() !== 0) return launch;
+    // The kernel does not apply RLIMIT_NPROC to root, not even in the sandbox's user namespace:
+    // a cgroup's pids.max does (bwrap's own two processes count there too), else the Pod counts.
+    const cgroup = createPidsCgroup(this.limits.processes + 2);
+    if (cgroup === undefined) return { ...launch, processLimit: this.limits.processes };
+    return {
+      ...launch,
+      file: "/bin/sh",
+      args: ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, launch.file, ...launch.args],
+      settle: () => {
+        cgroup.remove();
+        return this.guard.endCommand();
+      },
+    };
   }
 
   readOnly(): Sandbox {

@@ -37,7 +37,11 @@ export async function probeCommandSandbox(
   if (runtimeDir !== undefined && path.isAbsolute(runtimeDir)) hide.push(runtimeDir);
   hide.push(...(confinement.hide ?? []));
   const reads = await hostReads(manifest.projectRoot, settings.reveal, env);
-  return probeSandbox(confinement.scope ?? manifest.scope, { network: settings.network, hide, reads }, env);
+  return probeSandbox(
+    confinement.scope ?? manifest.scope,
+    { network: settings.network, hide, reads, limits: settings.limits },
+    env,
+  );
 }
 
 /**

@@ -170,7 +170,7 @@ describe("the escape suite: reads and sockets outside the project", () => {
         parentDir: "/var/tmp",
         // The bed's base is the home: the project, another project and the default state dir are in it.
         env: (base) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: base }),
-        prepare: (base) => {
+        prepare: ({ base }) => {
           secrets = plantHome(
             base,
             path.join(base, ".local", "state"),
@@ -205,7 +205,7 @@ describe("the escape suite: reads and sockets outside the project", () => {
           XDG_STATE_HOME: path.join(base, "state"),
         };
       },
-      prepare: (base) => {
+      prepare: ({ base }) => {
         secrets = plantHome(
           home,
           path.join(base, "state"),
@@ -239,7 +239,7 @@ describe("the escape suite: reads and sockets outside the project", () => {
     const bed = await shellBed({
       parentDir: "/var/tmp",
       env: (base) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: base }),
-      prepare: (base) => {
+      prepare: ({ base }) => {
         aws = plant(base, ".aws/credentials");
         ssh = plant(base, ".ssh/id_ed25519");
       },

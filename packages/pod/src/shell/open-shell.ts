@@ -1,5 +1,6 @@
 import type { Manifest } from "../manifest/resolve.js";
 import { BASH_TOOL_NAME } from "./bash-tool.js";
+import { BubblewrapSandbox } from "./bubblewrap.js";
 import { commandEnv } from "./command-env.js";
 import { probeCommandSandbox, type ShellConfinement } from "./command-sandbox.js";
 import type { SandboxStatus } from "./sandbox.js";
@@ -45,6 +46,10 @@ export async function openShell(
     warnings.push(`no sandbox for commands: ${status.reason}; ${then}. Fix: ${status.fix}`);
     if (off) return { warnings, status };
   }
+  if (status.ok && status.sandbox instanceof BubblewrapSandbox && !status.sandbox.filtered)
+    warnings.push(
+      `no seccomp filter for ${process.arch}: sandboxed commands can set setuid/setgid bits on the files they write`,
+    );
   const shell = new Shell({ root: manifest.projectRoot, cwd, settings, status, env: shellEnv });
   return { shell, warnings, status };
 }

@@ -80,7 +80,7 @@ describe("ordinary work in the sandbox", () => {
         PATH: `${path.join(base, "home", ".local", "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
         HOME: path.join(base, "home"),
       }),
-      prepare: (base) => {
+      prepare: ({ base }) => {
         const home = path.join(base, "home");
         mkdirSync(path.join(home, ".local", "bin"), { recursive: true });
         writeFileSync(path.join(home, ".local", "bin", "hello-tool"), "#!/bin/sh\necho toolchain runs\n", {

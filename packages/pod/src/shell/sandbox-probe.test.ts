@@ -95,6 +95,30 @@ describe("the sandbox probe", () => {
     }
   });
 
+  it("asks for a newer bubblewrap when the installed one lacks the options the sandbox needs", async () => {
+    // bubblewrap before 0.8.0 (Ubuntu 22.04's 0.6) knows neither --size nor --disable-userns.
+    const fake = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-oldbwrap-")));
+    writeFileSync(
+      path.join(fake, "bwrap"),
+      '#!/bin/bash\nfor a in "$@"; do case $a in --size|--disable-userns) echo "bwrap: Unknown option $a" >&2; exit 1;; esac; done\nexit 0\n',
+    );
+    chmodSync(path.join(fake, "bwrap"), 0o755);
+    try {
+      const status = await probeSandbox(
+        { root: tmpdir(), allow: [], deny: [] },
+        { network: false, hide: [], reads: NO_HOST_READS },
+        { PATH: `${fake}:/usr/bin:/bin` },
+      );
+      expect(status).toMatchObject({
+        ok: false,
+        reason: "bubblewrap cannot create its sandbox: bwrap: Unknown option --size",
+        fix: "upgrade bubblewrap to 0.8.0 or later (the sandbox needs --disable-userns and --size)",
+      });
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
   it("runs a bwrap that worked once per process, and probes one that failed again every time", async () => {
     // A bwrap that logs each start, and works while told to.
     const fake = realpathSync(mkdtempSync(path.join(tmpdir(), "yoake-countingbwrap-")));

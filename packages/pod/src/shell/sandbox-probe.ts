@@ -1,10 +1,10 @@
-import { execFile } from "node:child_process";
 import { access, constants, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Scope } from "../scope/rules.js";
 import { BubblewrapSandbox, type ConfinementOptions } from "./bubblewrap.js";
 import type { SandboxStatus } from "./sandbox.js";
 import { SANDBOX_EXEC_PATH, SeatbeltSandbox } from "./seatbelt.js";
+import { type ShellLaunch, ShellProcess } from "./shell-process.js";
 
 /**
  * The bubblewrap binaries (and network settings) that have confined a probe in this process.
@@ -46,14 +46,27 @@ export async function probeSandbox(
   const works = `${bwrap}\0${options.network}`;
   if (WORKING.has(works)) return { ok: true, sandbox };
   const launch = await sandbox.launch(["true"], scope.root, { PATH: env.PATH ?? "/usr/bin:/bin" });
-  const failure = await runProbe(launch.file, launch.args, launch.env);
+  const failure = await runProbe(launch);
   await launch.settle?.();
   if (failure === undefined) {
     WORKING.add(works);
     return { ok: true, sandbox };
   }
+  // --disable-userns and --size came with bubblewrap 0.8.0 (Ubuntu 22.04 ships 0.6); the bare
+  // sandbox below has neither, so an old bwrap is named first.
+  if (/unknown option/i.test(failure))
+    return {
+      ok: false,
+      reason: `bubblewrap cannot create its sandbox: ${failure}`,
+      fix: "upgrade bubblewrap to 0.8.0 or later (the sandbox needs --disable-userns and --size)",
+    };
   // Namespaces, or the mounts of this scope? A bare sandbox tells which, so the fix names the cause.
-  const bare = await runProbe(bwrap, [...BARE_SANDBOX, "true"], { PATH: env.PATH ?? "/usr/bin:/bin" });
+  const bare = await runProbe({
+    file: bwrap,
+    args: [...BARE_SANDBOX, "true"],
+    cwd: "/",
+    env: { PATH: env.PATH ?? "/usr/bin:/bin" },
+  });
   if (bare === undefined)
     return {
       ok: false,
@@ -69,7 +82,7 @@ const BARE_SANDBOX = ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent
 async function probeSeatbelt(scope: Scope, options: ConfinementOptions): Promise<SandboxStatus> {
   const sandbox = new SeatbeltSandbox(scope, options);
   const launch = await sandbox.launch(["/usr/bin/true"], scope.root, { PATH: "/usr/bin:/bin" });
-  const failure = await runProbe(launch.file, launch.args, launch.env);
+  const failure = await runProbe(launch);
   if (failure === undefined) return { ok: true, sandbox };
   return {
     ok: false,
@@ -78,19 +91,28 @@ async function probeSeatbelt(scope: Scope, options: ConfinementOptions): Promise
   };
 }
 
-/** Undefined when the probe ran; else its failure, in one line. */
-function runProbe(
-  file: string,
-  args: readonly string[],
-  env: Readonly<Record<string, string>>,
-): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(file, [...args], { env: { ...env }, timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
-      if (error === null) return resolve(undefined);
-      const said = String(stderr).trim().split("\n").at(-1);
-      resolve(said !== undefined && said !== "" ? said : error.message.split("\n")[0]);
-    });
-  });
+/**
+ * Undefined when the probe ran; else its failure, in one line. Started as commands are (a
+ * ShellProcess), so what the launch feeds the sandbox (the seccomp filter) is part of the probe.
+ */
+async function runProbe(launch: ShellLaunch): Promise<string | undefined> {
+  const probe = new ShellProcess(launch, { headBytes: 0, tailBytes: 4096 });
+  const timer = setTimeout(() => probe.kill("timeout"), PROBE_TIMEOUT_MS);
+  const end = await probe.done;
+  clearTimeout(timer);
+  if (end.kind === "exited" && end.code === 0) return undefined;
+  const said = probe.output.since(0).trim().split("\n").at(-1);
+  if (said !== undefined && said !== "") return said;
+  switch (end.kind) {
+    case "exited":
+      return `exit code ${end.code}`;
+    case "signaled":
+      return `ended by signal ${end.signal}`;
+    case "killed":
+      return `no answer within ${PROBE_TIMEOUT_MS} ms`;
+    case "spawn_failed":
+      return end.message;
+  }
 }
 
 /** What keeps unprivileged user namespaces from working here, as the sysctl that lifts it. */

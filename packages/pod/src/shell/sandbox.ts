@@ -1,3 +1,4 @@
+import type { ShellLimits } from "../manifest/resolve.js";
 import type { ShellLaunch } from "./shell-process.js";
 
 /**
@@ -7,6 +8,8 @@ import type { ShellLaunch } from "./shell-process.js";
 export interface Sandbox {
   /** The mechanism, as messages name it: `bubblewrap` or `sandbox-exec`. */
   readonly name: string;
+  /** The resource limits every command runs under, when this sandbox applies them (bubblewrap does). */
+  readonly limits?: ShellLimits;
   /** How to run `argv` in `cwd` with exactly `env`, confined. */
   launch(argv: readonly string[], cwd: string, env: Readonly<Record<string, string>>): Promise<ShellLaunch>;
   /**

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { errorMessage } from "@yoake/llm-worker/internal";
 import { OutputLog } from "./output-log.js";
+import { watchSandboxProcesses } from "./process-watch.js";
 
 /** How to start one command: the program (bash, or the sandbox that starts bash), where, with what. */
 export interface ShellLaunch {
@@ -15,10 +17,20 @@ export interface ShellLaunch {
    * command must not leave behind and says what it removed, one line each.
    */
   settle?: () => Promise<string[]>;
+  /**
+   * Bytes the program reads from its file descriptor 3, a pipe closed after them (bwrap's
+   * `--seccomp 3`). Without it the program has no fd 3.
+   */
+  fd3?: Uint8Array;
+  /**
+   * Kill the command when its bubblewrap sandbox holds more processes than this (see
+   * `watchSandboxProcesses`): where RLIMIT_NPROC does not apply, for root.
+   */
+  processLimit?: number;
 }
 
 /** Why the Pod killed a command. */
-export type KillReason = "timeout" | "aborted" | "closed" | "stopped";
+export type KillReason = "timeout" | "aborted" | "closed" | "stopped" | "process_limit";
 
 /** How a command ended. */
 export type ShellEnd =
@@ -73,14 +85,24 @@ export class ShellProcess {
           cwd: launch.cwd,
           env: { ...launch.env },
           // `bashArgv` sends stderr into stdout; the stderr pipe still catches what the sandbox says.
-          stdio: ["ignore", "pipe", "pipe"],
+          stdio: launch.fd3 === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", "pipe"],
           detached: true,
         });
+        const input = this.child.stdio[3] as Writable | null | undefined;
+        if (launch.fd3 !== undefined && input) {
+          // A program that fails before reading it closes the pipe: that failure is what it says.
+          input.on("error", () => {});
+          input.end(launch.fd3);
+        }
       } catch (error) {
         settle({ kind: "spawn_failed", message: errorMessage(error) });
         return;
       }
       const child = this.child;
+      const stopWatching =
+        launch.processLimit !== undefined && child.pid !== undefined
+          ? watchSandboxProcesses(child.pid, launch.processLimit, () => this.kill("process_limit"))
+          : () => {};
       const decoder = new StringDecoder("utf8");
       const take = (chunk: Buffer): void => {
         this.output.add(chunk);
@@ -103,11 +125,13 @@ export class ShellProcess {
         else settle({ kind: "signaled", signal: exit.signal ?? "unknown" });
       };
       child.on("error", (error) => {
+        stopWatching();
         this.killGroup();
         settle({ kind: "spawn_failed", message: errorMessage(error) });
       });
       child.on("exit", (code, signal) => {
         exit = { code, signal };
+        stopWatching();
         // What the command left running in its group goes with it.
         this.killGroup();
         grace = setTimeout(finish, PIPE_GRACE_MS);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { errorMessage } from "@yoake/llm-worker/internal";
-import type { ShellSettings } from "../manifest/resolve.js";
+import type { ShellLimits, ShellSettings } from "../manifest/resolve.js";
 import { bashArgv, type SandboxStatus, unconfinedLaunch } from "./sandbox.js";
 import { type ShellEnd, ShellProcess } from "./shell-process.js";
 
@@ -56,6 +56,11 @@ export class Shell {
   /** Whether commands run in the sandbox. */
   get sandboxed(): boolean {
     return this.options.status.ok;
+  }
+
+  /** The resource limits commands run under; undefined when nothing applies them (no sandbox, macOS). */
+  get limits(): ShellLimits | undefined {
+    return this.options.status.ok ? this.options.status.sandbox.limits : undefined;
   }
 
   get settings(): ShellSettings {

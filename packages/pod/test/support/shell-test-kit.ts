@@ -47,14 +47,14 @@ export interface ShellBedOptions {
   overrides?: ManifestLayerInput;
   /** The Pod's environment (default: PATH of this process, HOME in the bed), or a function of the bed's base. */
   env?: Record<string, string> | ((base: string) => Record<string, string>);
-  /** Called with the bed's base once its files exist, before the manifest is loaded and the shell opened. */
-  prepare?: (base: string) => void;
   /** Files of the project, made before the manifest is loaded. */
   files?: Record<string, string>;
   /** Where the bed's directory is made (default: the system's temporary directory). */
   parentDir?: string;
   /** Kept across the tests of a file (made in `beforeAll`): the caller disposes of it. */
   shared?: boolean;
+  /** Called once the directories and files exist, before the manifest is loaded and the shell probed. */
+  prepare?: (dirs: { base: string; project: string }) => void;
 }
 
 const open: ShellBed[] = [];
@@ -75,11 +75,11 @@ export async function shellBed(options: ShellBedOptions = {}): Promise<ShellBed>
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
+  options.prepare?.({ base, project });
   const env =
     typeof options.env === "function"
       ? options.env(base)
       : (options.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(base, "home") });
-  options.prepare?.(base);
   const manifest = await loadManifest({
     cwd: project,
     env,
