@@ -1,4 +1,5 @@
 import { type SpawnOptions, spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 import { errorMessage } from "@yoake/llm-worker/internal";
 
 /** How a hook's command ended. Output is kept up to `MAX_CAPTURED_BYTES` per stream. */
@@ -13,9 +14,10 @@ export type CommandOutcome =
 
 /**
  * What to start: a command line for the system shell on the host, or a program with its arguments
- * started as it is (the sandbox, which runs the shell inside).
+ * started as it is (the sandbox, which runs the shell inside), with the bytes it reads on fd 3
+ * (the sandbox's seccomp filter, see `ShellLaunch.fd3`).
  */
-export type HookProgram = string | { file: string; args: readonly string[] };
+export type HookProgram = string | { file: string; args: readonly string[]; fd3?: Uint8Array };
 
 export interface RunCommandOptions {
   /** Written to the command's standard input, which is then closed. */
@@ -51,10 +53,18 @@ export function runHookCommand(program: HookProgram, options: RunCommandOptions)
         stdio: ["pipe", "pipe", "pipe"],
         detached: groupKill,
       };
+      const fd3 = typeof program === "string" ? undefined : program.fd3;
+      if (fd3 !== undefined) spawnOptions.stdio = ["pipe", "pipe", "pipe", "pipe"];
       child =
         typeof program === "string"
           ? spawn(program, { ...spawnOptions, shell: true })
           : spawn(program.file, [...program.args], spawnOptions);
+      const extra = child.stdio[3] as Writable | null | undefined;
+      if (fd3 !== undefined && extra) {
+        // A program that fails before reading it closes the pipe: that failure is what it says.
+        extra.on("error", () => {});
+        extra.end(fd3);
+      }
     } catch (error) {
       resolve({ kind: "spawn_failed", message: errorMessage(error) });
       return;

@@ -183,10 +183,15 @@ async function runHook(
   } catch (error) {
     return { kind: "spawn_failed", message: `its sandbox could not be made: ${errorMessage(error)}` };
   }
-  return runHookCommand(
-    { file: launch.file, args: launch.args },
-    { ...options, cwd: launch.cwd, env: launch.env },
-  );
+  try {
+    return await runHookCommand(
+      { file: launch.file, args: launch.args, ...(launch.fd3 !== undefined && { fd3: launch.fd3 }) },
+      { ...options, cwd: launch.cwd, env: launch.env },
+    );
+  } finally {
+    // What the sandbox leaves to clean up after a command (a root command's pids cgroup).
+    await launch.settle?.();
+  }
 }
 
 /**

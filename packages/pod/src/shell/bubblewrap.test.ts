@@ -243,9 +243,9 @@ describe("compileBubblewrapArgs outside the project", () => {
     // Hidden with the rest of the home: nothing to mask one by one.
     expect(shown.join("\n")).not.toMatch(/\.ssh|Documents/);
     // The home is made read-only only once everything inside it is mounted.
-    const remounts = args.slice(args.indexOf("--remount-ro"), args.indexOf("--chdir"));
-    expect(remounts.filter((_, i) => i % 2 === 0).every((arg) => arg === "--remount-ro")).toBe(true);
-    expect(remounts).toContain(base);
+    const remounted = args.flatMap((arg, i) => (arg === "--remount-ro" ? [args[i + 1]] : []));
+    expect(remounted).toContain(base);
+    expect(args.lastIndexOf("--remount-ro")).toBeGreaterThan(args.lastIndexOf(`${base}/.local/bin`));
   });
 
   it("masks the credential stores and Yoake's files when the project contains the home", async () => {
@@ -307,7 +307,8 @@ describe("compileBubblewrapArgs outside the project", () => {
       await compileBubblewrapArgs(writeProject(root), ".", { network: false, hide: [run], reads }),
     );
     expect(shown.filter((m) => m === "--ro-bind /" || m === "--tmpfs /")).toEqual(["--ro-bind /"]);
-    expect(shown.join("\n")).not.toMatch(/ \/proc|\/dev/);
+    // The sandbox's own /proc and /dev stay (its /dev/shm is a tmpfs of its own).
+    expect(shown.join("\n")).not.toMatch(/bind \/proc|bind \/dev/);
     // "/" reveals the home of this process too: its credential stores are masked instead.
     expect(shown).not.toContain(`--tmpfs ${homedir()}`);
     expect(shown).toContain(`--ro-bind ${run}`);
