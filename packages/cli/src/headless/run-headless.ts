@@ -94,7 +94,6 @@ export async function runHeadless(
   };
   const stopProgress = reportProgress(pod, stderr, {
     tools: options.verbose || stderr.isTTY === true,
-    retries: options.verbose || stderr.isTTY === true,
     info: options.verbose,
   });
   const history = () => pod.history;
