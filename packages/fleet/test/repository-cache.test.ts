@@ -250,7 +250,7 @@ describe("RepositoryCache", () => {
   it("says why a repository cannot be cloned, in git's words", async () => {
     const cache = await RepositoryCache.open(root);
     const missing = `file://${path.join(scratch, "no-such-repo.git")}`;
-    const failure = await cache.checkout(missing).catch((error: Error) => error);
+    const failure = await cache.checkout(missing, undefined).catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     // Git ends with advice after a blank line: the reason is its `fatal:` line, never nothing.
     expect((failure as Error).message).toMatch(/^cannot clone file:\/\/.*no-such-repo\.git: fatal: .*\S/);
