@@ -85,5 +85,5 @@ export const exampleModel: MockHandler = (request) => {
 export const EXAMPLE_PROJECT_FILES: Record<string, string> = {
   ".yoake/.keep": "",
   "README.md": "# greet\n",
-  "src/greet.ts": "export const greet = (name: string) => \"Helo, \" + name;\n",
+  "src/greet.ts": 'export const greet = (name: string) => "Helo, " + name;\n',
 };
