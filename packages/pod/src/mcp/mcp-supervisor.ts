@@ -18,7 +18,7 @@ export const MCP_STARTUP_WAIT_MS = 0;
  * takes well under a second, and a server that never completes one (it reads the wrong stream,
  * waits for a login) otherwise only shows as tools that never come, until the connect timeout.
  */
-export const MCP_SLOW_START_MS = 3000;
+export const MCP_SLOW_START_MS = 5000;
 
 export interface McpSupervisorOptions {
   /** The Worker the tools go to. */
