@@ -4,10 +4,11 @@
  * command — on the Node that runs the tests (22 or later: the floor) and on Node 24 (the
  * registry's `node@24`, through `npx -p`).
  */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLE_PROJECT_FILES, exampleModel, readmeExamples } from "./readme-examples.js";
 import {
   buildAndPack,
   type CommandOutcome,
@@ -15,6 +16,7 @@ import {
   installTarballs,
   npmLocations,
   type PackedPackage,
+  REPO_ROOT,
   run,
   type Scratch,
   succeed,
@@ -202,6 +204,98 @@ describe("a TypeScript consumer", () => {
     "type-checks against the installed declarations with %s (strict, no skipLibCheck)",
     async (tsconfig) => {
       await succeed("npx", ["tsc", "-p", tsconfig], { cwd: scratch.app, env: userEnv(npmLocations()) });
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+describe("the README examples, copied into the user's project as they are", () => {
+  const examples = readmeExamples(REPO_ROOT);
+  const sources = () => path.join(scratch.app, "readme-examples");
+  const built = () => path.join(scratch.app, "readme-examples-built");
+  const project = () => path.join(scratch.root, "readme-project");
+  let model: MockProvider;
+
+  beforeAll(async () => {
+    model = await startMockProvider();
+    model.setHandler(exampleModel);
+    for (const [file, text] of Object.entries(EXAMPLE_PROJECT_FILES)) {
+      mkdirSync(path.dirname(path.join(project(), file)), { recursive: true });
+      writeFileSync(path.join(project(), file), text);
+    }
+    mkdirSync(sources(), { recursive: true });
+    for (const example of examples)
+      writeFileSync(
+        path.join(sources(), `${example.name}.${example.language === "ts" ? "ts" : "mjs"}`),
+        example.code,
+      );
+    const compilerOptions = {
+      target: "ES2022",
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      strict: true,
+      skipLibCheck: false,
+      types: ["node"],
+      rootDir: "readme-examples",
+      outDir: "readme-examples-built",
+    };
+    writeFileSync(
+      path.join(scratch.app, "tsconfig.readme.json"),
+      JSON.stringify({ compilerOptions, include: ["readme-examples/*.ts"] }, null, 2),
+    );
+  }, STEP_TIMEOUT);
+
+  afterAll(async () => {
+    await model?.close();
+  });
+
+  it("are found in every README that has code", () => {
+    const readmes = new Set(examples.map((example) => example.where.replace(/:\d+$/, "")));
+    expect([...readmes].sort()).toEqual([
+      "README.md",
+      "packages/llm-worker/README.md",
+      "packages/pod/README.md",
+    ]);
+  });
+
+  it(
+    "compile with tsc (strict, nodenext, no skipLibCheck)",
+    async () => {
+      const out = await run("npx", ["tsc", "-p", "tsconfig.readme.json"], {
+        cwd: scratch.app,
+        env: userEnv(npmLocations()),
+      });
+      expect(`${out.stdout}${out.stderr}`).toBe("");
+      expect(out.code).toBe(0);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it.each(examples.map((example) => [example.where, example] as const))(
+    "%s runs to its end against a provider",
+    async (_where, example) => {
+      const program =
+        example.language === "ts"
+          ? path.join(built(), `${example.name}.js`)
+          : path.join(sources(), `${example.name}.mjs`);
+      const out = await run(process.execPath, [program], {
+        cwd: project(),
+        timeoutMs: 120_000,
+        env: userEnv({
+          HOME: scratch.home,
+          XDG_CONFIG_HOME: path.join(scratch.home, "config"),
+          XDG_STATE_HOME: path.join(scratch.home, "state"),
+          ANTHROPIC_API_KEY: "test-key",
+          ANTHROPIC_BASE_URL: model.baseURLFor("anthropic"),
+          OPENAI_API_KEY: "test-key",
+          OPENAI_BASE_URL: model.baseURLFor("openai-responses"),
+        }),
+      });
+      expect(out.stderr).not.toMatch(/Error|unhandled/i);
+      expect(out.code, out.stderr).toBe(0);
+      // An example that prints how its run ended saw it end (past any pause for approval).
+      if (/console\.log\((end\.)?result\.status\)/.test(example.code))
+        expect(out.stdout).toMatch(/finished\n$/);
     },
     STEP_TIMEOUT,
   );

@@ -5,7 +5,7 @@ import { CliError, ExitCode, type ExitCodeValue } from "./cli-error.js";
 import type { CliIO } from "./io.js";
 
 /**
- * `yoake worker`, `submit`, `runs` and `approve`: runs on a queue in PostgreSQL, executed by any
+ * `yoake worker`, `submit`, `runs`, `follow` and `approve`: runs on a queue in PostgreSQL, executed by any
  * number of workers (see `packages/fleet/README.md`). `@yoake/fleet` (pg, pg-boss) is loaded only
  * when one of them runs. Each action reports its exit code through `exit`.
  */
@@ -53,6 +53,11 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
         ...(io.env[ALLOW_PATHS_VARIABLE] ?? "").split(path.delimiter).filter((dir) => dir !== ""),
         ...options.allowPath,
       ].map((dir) => path.resolve(io.cwd, dir));
+      // Listened for before the worker says it is there: a stop sent as soon as it does is heard.
+      const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+        process.once("SIGTERM", () => resolve("SIGTERM"));
+        process.once("SIGINT", () => resolve("SIGINT"));
+      });
       const worker = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
         startFleetWorker({
           url: db(options.db),
@@ -65,11 +70,11 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
         }),
       );
       io.stderr.write(`yoake worker: ${worker.id} takes runs (concurrency ${options.concurrency})\n`);
-      await new Promise<void>((resolve) => {
-        process.once("SIGTERM", resolve);
-        process.once("SIGINT", resolve);
-      });
+      const signal = await stopSignal;
+      // The log says why the worker went away, and that it did.
+      io.stderr.write(`yoake worker: ${worker.id} stopping (${signal})\n`);
       await worker.stop();
+      io.stderr.write(`yoake worker: ${worker.id} stopped\n`);
       exit(ExitCode.ok);
     });
 
@@ -136,6 +141,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     .option("--json", "one JSON object per run")
     .action(async (options: { db?: string; json?: boolean }) => {
       const { FleetClient } = await import("@yoake/fleet");
+      const { pausedCallLabel } = await import("./fleet-paused.js");
       const client = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
         FleetClient.connect(db(options.db)),
       );
@@ -147,7 +153,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
           }
           const detail =
             run.state === "paused"
-              ? `waits on ${run.permission?.tool} call ${run.permission?.callId}`
+              ? `waits on ${pausedCallLabel(run)}`
               : (run.result?.branch ??
                 (run.result?.patch !== undefined ? "a patch: yoake patch <run>" : (run.result?.error ?? "")));
           io.stdout.write(`${run.id}  ${run.state.padEnd(9)} ${run.createdAt.toISOString()}  ${detail}\n`);
@@ -187,6 +193,27 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     });
 
   program
+    .command("follow")
+    .description("print a run's events as submit --follow does, from its first, until it ends or pauses")
+    .argument("<run>", "the run id (or an unambiguous prefix)")
+    .option(dbOption, dbHelp)
+    .action(async (run: string, options: { db?: string }) => {
+      const { FleetClient } = await import("@yoake/fleet");
+      const client = await connecting(options.db ?? io.env.YOAKE_DATABASE_URL, () =>
+        FleetClient.connect(db(options.db)),
+      );
+      try {
+        const { id } = await client.run(run).catch((error: unknown) => {
+          throw new CliError((error as Error).message);
+        });
+        const { followRun } = await import("./fleet-follow.js");
+        exit(await followRun(client, id, io));
+      } finally {
+        await client.close();
+      }
+    });
+
+  program
     .command("approve")
     .description("answer the tool call a paused run waits on; the run is queued again")
     .argument("<run>", "the run id (or an unambiguous prefix)")
@@ -201,9 +228,16 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
         FleetClient.connect(db(options.db)),
       );
       try {
-        await client.approve(run, call, decision === "allow").catch((error: unknown) => {
+        const record = await client.run(run).catch((error: unknown) => {
           throw new CliError((error as Error).message);
         });
+        await client.approve(record.id, call, decision === "allow").catch((error: unknown) => {
+          throw new CliError((error as Error).message);
+        });
+        const { pausedCallLabel } = await import("./fleet-paused.js");
+        io.stdout.write(
+          `${decision === "allow" ? "allowed" : "denied"} ${pausedCallLabel(record)} of run ${record.id}: the run is queued again (yoake follow ${record.id})\n`,
+        );
         exit(ExitCode.ok);
       } finally {
         await client.close();

@@ -86,10 +86,10 @@ describe("a request sent again", () => {
     ]);
   });
 
-  it("is a line on stderr with --verbose", async () => {
+  it("is a line on stderr, without --verbose", async () => {
     fixture = await headlessFixture();
     fixture.provider.enqueue(overloaded, answer);
-    const out = await fixture.run(["-p", "hi", "--verbose"]);
+    const out = await fixture.run(["-p", "hi"]);
     expect(out.exitCode).toBe(0);
     expect(out.stdout).toBe("Hello\n");
     expect(out.stderr).toContain("yoake: retrying in 0.0 s (attempt 2 of 3): anthropic: 529 Overloaded\n");

@@ -247,6 +247,17 @@ describe("RepositoryCache", () => {
     expect(await readdir(path.join(root, "runs"))).toEqual([]);
   });
 
+  it("says why a repository cannot be cloned, in git's words", async () => {
+    const cache = await RepositoryCache.open(root);
+    const missing = `file://${path.join(scratch, "no-such-repo.git")}`;
+    const failure = await cache.checkout(missing, undefined).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    // Git ends with advice after a blank line: the reason is its `fatal:` line, never nothing.
+    expect((failure as Error).message).toMatch(/^cannot clone file:\/\/.*no-such-repo\.git: fatal: .*\S/);
+    expect((failure as Error).message).toContain("no-such-repo.git");
+    await cache.close();
+  });
+
   it("works on after a worker was SIGKILLed mid-run, and clears what that worker left", async () => {
     const { url } = makeOrigin("app", 3);
     const { url: otherUrl } = makeOrigin("lib", 3);

@@ -158,22 +158,27 @@ export class Pod {
     let result: WorkerResult;
     try {
       const segments = typeof input === "string" ? parseSegments(input) : input;
-      await this.session.beginRun(segments, flattenSegments(segments), runOptions.signal);
-      this.abandonPendingPermission();
-      this.usage.closePausedRun();
-      // Notes given while the previous run was paused follow this prompt, with its files.
-      const notes = this.takeQueuedNotes();
+      // Resolved first, so the log records the text the model gets: an attached file as `@path`,
+      // only one that could not be attached as its placeholder. Their alerts follow the input.
+      const refAlerts: Alert[] = [];
       const files = await attachFileRefs(
         this.fs,
         segments,
         this.manifest.limits.toolOutputBytes,
         this.state.readTracker,
-        (alert) => this.alert(alert),
+        (alert) => refAlerts.push(alert),
       );
+      const text = flattenSegments(segments, files.attached);
+      await this.session.beginRun(segments, text, runOptions.signal);
+      for (const alert of refAlerts) this.alert(alert);
+      this.abandonPendingPermission();
+      this.usage.closePausedRun();
+      // Notes given while the previous run was paused follow this prompt, with its files.
+      const notes = this.takeQueuedNotes();
       const images = options.images?.length ? [userMessage("[Image attached]", options.images)] : [];
       this.state.stashFileRefs([...files.items, ...images, ...notes]);
       try {
-        result = await this.worker.run(flattenSegments(segments, files.attached), runOptions);
+        result = await this.worker.run(text, runOptions);
       } finally {
         // A run that failed before its submit must not hand its files to the next one.
         const unsubmitted = this.state.drainFileRefs();

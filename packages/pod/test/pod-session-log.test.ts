@@ -70,10 +70,11 @@ describe("the session log of a Pod", () => {
       "usage",
       "run_end",
     ]);
-    // `text` is what the model got: each reference is a placeholder, its file follows as an item.
+    // `text` is what the model got: an attached file as the user wrote it (its content follows
+    // as an item), only the one that could not be attached as its placeholder.
     expect(log[1]).toMatchObject({
       type: "user_input",
-      text: "what does [unresolved file ref: a.ts] export? and [unresolved file ref: missing.ts]?",
+      text: "what does @a.ts export? and [unresolved file ref: missing.ts]?",
       segments: [
         { type: "text", text: "what does " },
         { type: "file_ref", path: "a.ts" },

@@ -1,4 +1,6 @@
 // A user's TypeScript against the installed declarations of every package (type-checked, not run).
+
+import type { FleetDatabase } from "@yoake/fleet";
 import { createClient, type Event, tool, Worker, type WorkerResult } from "@yoake/llm-worker";
 import { type MockProvider, startMockProvider } from "@yoake/llm-worker/testing";
 import { Pod, type PodOptions } from "@yoake/pod";
@@ -42,3 +44,6 @@ const pod: Pod = await Pod.create(options);
 const remote: PodClient = await connectPod("/tmp/pod.sock");
 console.log(answer, pod.sessionId, remote);
 await provider.close();
+
+// The fleet's declarations name pg's types: they must resolve in a project that installed only @yoake/fleet.
+export type FleetDatabaseOf = FleetDatabase;

@@ -10,14 +10,13 @@ export interface ProgressOptions {
   tools: boolean;
   /** Info alerts too (warnings and errors are always shown). */
   info: boolean;
-  /** A line per request sent again after a failure, with the wait and the reason. */
-  retries: boolean;
 }
 
 /**
  * Reports a headless run on stderr, so stdout keeps only the answer: warnings and errors
- * always (a file reference that did not resolve, a hook that failed), and optionally each tool
- * call, each retry of a request and info alerts.
+ * always (a file reference that did not resolve, a hook that failed), each request sent again
+ * always (a provider that does not answer is otherwise a silence of minutes: the first retry is
+ * the first sign of it), and optionally each tool call and info alerts.
  */
 export function reportProgress(
   pod: Pick<Pod, "on">,
@@ -41,7 +40,7 @@ export function reportProgress(
       }),
     );
   }
-  if (options.retries) offs.push(pod.on("retry", (event) => stderr.write(`yoake: ${retryLabel(event)}\n`)));
+  offs.push(pod.on("retry", (event) => stderr.write(`yoake: ${retryLabel(event)}\n`)));
   return () => {
     for (const off of offs) off();
   };

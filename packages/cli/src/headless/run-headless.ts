@@ -1,6 +1,7 @@
 import type { Item, OutputSchema } from "@yoake/llm-worker";
 import type { Unsubscribe } from "@yoake/llm-worker/internal";
 import type {
+  McpServerStatus,
   PermissionDecision,
   PodEvent,
   PodEventOf,
@@ -36,6 +37,8 @@ export interface HeadlessPod {
   answeredElsewhere?(options: PodRunOptions): Promise<PodRunResult | undefined>;
   /** A served Pod: how many of its clients can answer a permission request now. */
   readonly approvers?: number;
+  /** The in-process Pod's `[[mcp]]` servers: one still starting when the run ends is named. */
+  mcpServers?(): readonly McpServerStatus[];
 }
 
 export interface HeadlessOptions {
@@ -94,7 +97,6 @@ export async function runHeadless(
   };
   const stopProgress = reportProgress(pod, stderr, {
     tools: options.verbose || stderr.isTTY === true,
-    retries: options.verbose || stderr.isTTY === true,
     info: options.verbose,
   });
   const history = () => pod.history;
@@ -156,6 +158,13 @@ export async function runHeadless(
     stopMeter();
     stopProgress();
   }
+  // The run does not wait for MCP servers: one that never answered its handshake is named, or
+  // its tools are missing without a word.
+  for (const server of pod.mcpServers?.() ?? [])
+    if (server.state === "starting")
+      stderr.write(
+        `yoake: warn: MCP server "${server.name}" (${server.target}) had not completed its handshake when the run ended: the run went without its tools\n`,
+      );
 
   const summary = runSummary(result, {
     manifest: pod.manifest,

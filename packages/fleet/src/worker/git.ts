@@ -58,8 +58,15 @@ export async function gitScript(dir: string, script: string, args: string[]): Pr
   return outcome.stdout;
 }
 
-/** A failed command as the error git printed (its last lines), not the command line. */
+/**
+ * A failed command as the error git printed, not the command line: its `fatal:` and `error:`
+ * lines (the last three), else its last lines. Git may end with advice after the reason ("Please
+ * make sure you have the correct access rights"), which alone says nothing.
+ */
 export function failure(outcome: CommandOutcome): Error {
   const said = outcome.stderr.trim();
-  return new Error(said === "" ? `git exited with ${outcome.code}` : said.split("\n").slice(-3).join("\n"));
+  if (said === "") return new Error(`git exited with ${outcome.code}`);
+  const lines = said.split("\n");
+  const reasons = lines.filter((line) => /^(fatal|error):/.test(line.trim()));
+  return new Error((reasons.length > 0 ? reasons : lines).slice(-3).join("\n"));
 }

@@ -148,7 +148,7 @@ export class RepositoryCache {
       return tree;
     } catch (error) {
       throw new Error(
-        `cannot clone ${url}${ref === undefined ? "" : ` at ${ref}`}: ${(error as Error).message.split("\n")[0]}`,
+        `cannot clone ${url}${ref === undefined ? "" : ` at ${ref}`}: ${gitReason((error as Error).message)}`,
       );
     }
   }
@@ -373,5 +373,17 @@ async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
     () => false,
+  );
+}
+
+/**
+ * The line of what git said that says why: its first `fatal:` or `error:` line, else its first
+ * line that is not blank. Git ends a failed clone with advice after a blank line ("Please make
+ * sure you have the correct access rights"), so its first or last line alone may say nothing.
+ */
+export function gitReason(said: string): string {
+  const lines = said.split("\n").map((line) => line.trim());
+  return (
+    lines.find((line) => /^(fatal|error):/.test(line)) ?? lines.find((line) => line !== "") ?? "git failed"
   );
 }

@@ -65,8 +65,8 @@ export interface ClientOptions {
   /** Longest time without progress in the body; keep-alives are not progress (default 60 s). */
   idleTimeoutMs?: number;
   /**
-   * Longest wait for the response headers: default 30 s, or 120 s for a server on this machine or
-   * the local network (Ollama, llama.cpp), which may load the model or read the prompt first.
+   * Longest wait for the response headers: default 30 s, whoever serves the scheme; 120 s for
+   * Ollama, which loads the model before it answers the first request.
    */
   headersTimeoutMs?: number;
   /** Longest time of one attempt, headers and whole body (default 30 min). */
@@ -93,7 +93,7 @@ export function createClient(options: ClientOptions): LlmClient {
     ...(endpoint.apiKey !== undefined && { apiKey: endpoint.apiKey }),
   });
   const transport: TransportOptions = {
-    headersTimeoutMs: options.headersTimeoutMs ?? defaultHeadersTimeoutMs(endpoint.baseURL),
+    headersTimeoutMs: options.headersTimeoutMs ?? defaultHeadersTimeoutMs(scheme),
     ...(options.idleTimeoutMs !== undefined && { idleTimeoutMs: options.idleTimeoutMs }),
     ...(options.attemptTimeoutMs !== undefined && { attemptTimeoutMs: options.attemptTimeoutMs }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
@@ -169,30 +169,13 @@ function normalizeBaseURL(url: string): string {
   return withScheme.replace(/\/+$/, "");
 }
 
-/** Local servers answer the headers only once the model is loaded and the prompt read. */
-const LOCAL_HEADERS_TIMEOUT_MS = 120_000;
+/**
+ * Ollama loads the model on the first request before it sends the headers. Other local servers
+ * (llama.cpp, vLLM, LM Studio) answer the headers at once, like hosted APIs: a longer wait for them
+ * would only lengthen the silence of a server that does not answer.
+ */
+const OLLAMA_HEADERS_TIMEOUT_MS = 120_000;
 
-function defaultHeadersTimeoutMs(baseURL: string): number {
-  let host: string;
-  try {
-    host = new URL(baseURL).hostname;
-  } catch {
-    return DEFAULT_HEADERS_TIMEOUT_MS;
-  }
-  return isLocalHost(host) ? LOCAL_HEADERS_TIMEOUT_MS : DEFAULT_HEADERS_TIMEOUT_MS;
-}
-
-/** This machine or a private network: loopback, `*.local`, RFC 1918 and unique-local addresses. */
-function isLocalHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return (
-    h === "localhost" ||
-    h.endsWith(".localhost") ||
-    h.endsWith(".local") ||
-    h === "::1" ||
-    /^(127|10)\./.test(h) ||
-    /^192\.168\./.test(h) ||
-    /^172\.(1[6-9]|2\d|3[01])\./.test(h) ||
-    /^f[cd][0-9a-f]{2}:/.test(h)
-  );
+function defaultHeadersTimeoutMs(scheme: Scheme): number {
+  return scheme.name === "ollama" ? OLLAMA_HEADERS_TIMEOUT_MS : DEFAULT_HEADERS_TIMEOUT_MS;
 }

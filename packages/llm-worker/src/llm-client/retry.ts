@@ -12,12 +12,19 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Upper bound of every wait, one asked for by `retry-after` included (default 30 s). */
   maxDelayMs: number;
+  /**
+   * The request's total deadline for retrying (default 2 min; 0 = none): a failure once this long
+   * has passed since the request was first sent, or whose wait would end past it, is final. A
+   * provider that never answers costs a bounded silence, not the sum of every attempt's clocks.
+   */
+  retryDeadlineMs?: number;
 }
 
-export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
+export const DEFAULT_RETRY_POLICY: Readonly<Required<RetryPolicy>> = {
   maxRetries: 2,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
+  retryDeadlineMs: 120_000,
 };
 
 /** Why an attempt failed and whether another one may succeed. */
@@ -53,6 +60,8 @@ export interface RetrierOptions {
  */
 export class Retrier {
   private retries = 0;
+  /** When the request was first sent: the retry deadline counts from here. */
+  private readonly startedAt = Date.now();
 
   constructor(
     private readonly policy: RetryPolicy,
@@ -67,6 +76,7 @@ export class Retrier {
     if (!failure.retryable || this.retries >= this.policy.maxRetries) return failure.error;
     const { signal, onRetry, random = Math.random } = this.options;
     const delayMs = retryDelayMs(this.policy, this.retries, failure.retryAfterMs, random);
+    if (this.pastDeadline(delayMs)) return failure.error;
     this.retries++;
     try {
       onRetry?.({
@@ -80,6 +90,11 @@ export class Retrier {
     }
     const waited = await sleep(delayMs, signal);
     return waited ? "retry" : abortedError(signal?.reason);
+  }
+
+  private pastDeadline(delayMs: number): boolean {
+    const deadline = this.policy.retryDeadlineMs ?? 0;
+    return deadline > 0 && Date.now() - this.startedAt + delayMs >= deadline;
   }
 }
 

@@ -13,6 +13,13 @@ import { SupervisedServer, type ToolRegistry } from "./supervised-server.js";
  */
 export const MCP_STARTUP_WAIT_MS = 0;
 
+/**
+ * A server still starting this long after the Pod started is named in a warning: a handshake
+ * takes well under a second, and a server that never completes one (it reads the wrong stream,
+ * waits for a login) otherwise only shows as tools that never come, until the connect timeout.
+ */
+export const MCP_SLOW_START_MS = 5000;
+
 export interface McpSupervisorOptions {
   /** The Worker the tools go to. */
   tools: ToolRegistry;
@@ -23,6 +30,8 @@ export interface McpSupervisorOptions {
   policy?: Partial<RestartPolicy>;
   /** See `MCP_STARTUP_WAIT_MS`. */
   startupWaitMs?: number;
+  /** See `MCP_SLOW_START_MS`. */
+  slowStartMs?: number;
   /** `connectMcp`, replaceable in tests. */
   connect?: typeof connectMcp;
   /**
@@ -41,12 +50,15 @@ export class McpSupervisor {
   readonly #servers: SupervisedServer[];
   readonly #alert: (alert: Alert) => void;
   readonly #startupWaitMs: number;
+  readonly #slowStartMs: number;
+  #slowTimer: NodeJS.Timeout | undefined;
   /** Alerts raised while `Pod.create` runs, when nobody can listen yet. */
   #held: Alert[] | undefined = [];
 
   constructor(specs: readonly McpServerSpec[], options: McpSupervisorOptions) {
     this.#alert = options.alert;
     this.#startupWaitMs = options.startupWaitMs ?? MCP_STARTUP_WAIT_MS;
+    this.#slowStartMs = options.slowStartMs ?? MCP_SLOW_START_MS;
     const deps = {
       tools: options.tools,
       alert: (alert: Alert) => this.#raise(alert),
@@ -65,6 +77,11 @@ export class McpSupervisor {
    */
   async start(): Promise<void> {
     const started = Promise.all(this.#servers.map((server) => server.start()));
+    if (this.#servers.length > 0) {
+      this.#slowTimer = setTimeout(() => this.#nameSlowServers(), this.#slowStartMs);
+      // A warning to come must not keep a finished process alive.
+      this.#slowTimer.unref();
+    }
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.#startupWaitMs);
@@ -82,10 +99,26 @@ export class McpSupervisor {
     return this.#servers.map((server) => server.status());
   }
 
+  /** Every configured server still waiting for its first handshake: its tools are not offered yet. */
+  stillStarting(): McpServerStatus[] {
+    return this.servers().filter((server) => server.state === "starting");
+  }
+
   /** Stops every server and any restart to come; waits for their processes to end. */
   async close(): Promise<void> {
+    clearTimeout(this.#slowTimer);
     await Promise.all(this.#servers.map((server) => server.stop()));
     this.#releaseHeld();
+  }
+
+  #nameSlowServers(): void {
+    const seconds = Math.round(this.#slowStartMs / 1000);
+    for (const server of this.stillStarting())
+      this.#raise({
+        level: "warn",
+        message: `${slowServerLabel(server)} has not completed its handshake after ${seconds} s; requests go without its tools until it does`,
+        source: `mcp:${server.name}`,
+      });
   }
 
   #raise(alert: Alert): void {
@@ -107,4 +140,9 @@ export class McpSupervisor {
       // or stop the supervision.
     }
   }
+}
+
+/** `MCP server "github" (npx github-mcp)`: the name and what was started, as the manifest says. */
+export function slowServerLabel(server: Pick<McpServerStatus, "name" | "target">): string {
+  return `MCP server "${server.name}" (${server.target})`;
 }

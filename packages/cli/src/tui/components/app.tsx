@@ -97,6 +97,7 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
             activity={activityOf(state)}
             usage={state.usage}
             {...(state.retry !== undefined && { retry: state.retry })}
+            {...(state.providerWaitSince !== undefined && { providerWaitSince: state.providerWaitSince })}
             {...(state.runStartedAt !== undefined && { runStartedAt: state.runStartedAt })}
             {...(pod.manifest?.model !== undefined && { model: pod.manifest.model })}
             {...(pod.manifest?.generation?.effort !== undefined && {

@@ -16,15 +16,28 @@ export interface StatusBarProps {
   effort?: string;
   /** A request being sent again after a provider error: shown instead of "working" until the stream resumes. */
   retry?: RetryState;
+  /** When the current request went to the provider, until it answered (see `UiState`). */
+  providerWaitSince?: number;
 }
 
 /** One line under the input: what the session is doing, the model, tokens and cost so far. */
-export function StatusBar({ activity, runStartedAt, usage, model, effort, retry }: StatusBarProps) {
+export function StatusBar({
+  activity,
+  runStartedAt,
+  usage,
+  model,
+  effort,
+  retry,
+  providerWaitSince,
+}: StatusBarProps) {
   const now = useNow(activity === "running");
+  const providerWaitMs = providerWaitSince === undefined ? 0 : now - providerWaitSince;
   return (
     <Box justifyContent="space-between">
       {activity === "running" && retry !== undefined ? (
         <RetryText retry={retry} now={now} />
+      ) : activity === "running" && providerWaitMs >= PROVIDER_WAIT_SHOWN_AFTER_MS ? (
+        <ProviderWaitText waitedMs={providerWaitMs} />
       ) : (
         <ActivityText
           activity={activity}
@@ -52,6 +65,22 @@ function ActivityText({ activity, elapsedMs }: { activity: Activity; elapsedMs: 
     case "idle":
       return <Text dimColor>○ ready · /help</Text>;
   }
+}
+
+/**
+ * A provider answers within a second or two; past this, "working" would hide that nothing comes,
+ * for as long as the request's timeouts take (tens of seconds before the first retry).
+ */
+const PROVIDER_WAIT_SHOWN_AFTER_MS = 3000;
+
+/** `● waiting for the provider 12 s · esc to cancel`: the request is out, nothing came back yet. */
+function ProviderWaitText({ waitedMs }: { waitedMs: number }) {
+  return (
+    <Text>
+      <Text color="yellow">● waiting for the provider {Math.floor(waitedMs / 1000)} s</Text>
+      <Text dimColor> · esc to cancel</Text>
+    </Text>
+  );
 }
 
 /** `↻ retrying 2/4 in 3 s… anthropic: 529 Overloaded · esc to cancel`; no countdown once the request went again. */

@@ -26,7 +26,7 @@ function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case "pod_event": {
       const next = onPodEvent(state, action.event, action.at);
-      return next.retry !== undefined && RESUMES_STREAM.has(action.event.type) ? withoutRetry(next) : next;
+      return RESUMES_STREAM.has(action.event.type) ? withoutWait(next) : next;
     }
     case "busy": {
       const next = {
@@ -40,7 +40,7 @@ function reduce(state: UiState, action: UiAction): UiState {
             : state.runStartedAt,
       };
       // A run that ended while a request waited to go again (cancelled) has nothing left to retry.
-      return action.busy ? next : withoutRetry(next);
+      return action.busy ? next : withoutWait(next);
     }
     case "submitted":
       return append({ ...state, awaitingOwnRunStart: true }, (id) => ({
@@ -96,7 +96,7 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
       return append(started, (id) => ({ kind: "user", id, text: displayUserText(event.input), done: true }));
     }
     case "turn_start":
-      return { ...state, turn: event.turn };
+      return { ...state, turn: event.turn, providerWaitSince: at };
     case "text_delta":
       return appendBlockText(state, "assistant", event.index, event.text);
     case "text_complete":
@@ -244,7 +244,10 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
   }
 }
 
-/** Events that mean the request went through again (or another model took over): the retry is over. */
+/**
+ * Events that mean the provider answered (or another model took over): the wait for it, and any
+ * retry, is over.
+ */
 const RESUMES_STREAM: ReadonlySet<PodEvent["type"]> = new Set([
   "text_delta",
   "thinking_delta",
@@ -256,8 +259,10 @@ const RESUMES_STREAM: ReadonlySet<PodEvent["type"]> = new Set([
   "fallback",
 ]);
 
-function withoutRetry(state: UiState): UiState {
-  const { retry: _retry, ...rest } = state;
+/** The provider answered (or the run is over): neither a retry nor a wait is left to show. */
+function withoutWait(state: UiState): UiState {
+  if (state.retry === undefined && state.providerWaitSince === undefined) return state;
+  const { retry: _retry, providerWaitSince: _since, ...rest } = state;
   return rest;
 }
 

@@ -118,6 +118,11 @@ export interface UiState {
   runStartedAt?: number;
   /** A request being sent again after a provider error, until its stream resumes. */
   retry?: RetryState;
+  /**
+   * `Date.now()` when the current turn's request went to the provider, until its stream says
+   * something: the status bar counts the wait, so a provider that does not answer is seen at once.
+   */
+  providerWaitSince?: number;
   /** Counts runs, so block and card ids stay unique when a provider reuses indices or call ids. */
   runSeq: number;
   turn: number;
