@@ -102,6 +102,11 @@ export interface PodLike {
    * ends with the process: leaving cancels it first, so the session log records it as cancelled.
    */
   readonly runsOnWhenLeft?: boolean;
+  /**
+   * A served Pod: calls `listener` once when the connection to it is lost (`yoake serve` stopped),
+   * with what happened and how to go on. An in-process Pod cannot go away and leaves this out.
+   */
+  onGone?(listener: (why: string) => void): () => void;
   /** The conversation so far (in-process Pods). */
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */

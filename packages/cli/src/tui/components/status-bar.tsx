@@ -51,6 +51,8 @@ function ActivityText({ activity, elapsedMs }: { activity: Activity; elapsedMs: 
       return <Text color="yellow">? waiting for your approval</Text>;
     case "idle":
       return <Text dimColor>○ ready · /help</Text>;
+    case "disconnected":
+      return <Text color="red">✕ yoake serve stopped · /quit</Text>;
   }
 }
 

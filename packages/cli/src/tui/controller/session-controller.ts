@@ -30,6 +30,8 @@ export class SessionController {
   private current: Promise<void> | undefined;
   /** Prompts sent while a turn ran, oldest first: each runs when the turn before it has ended. */
   private queued: string[] = [];
+  /** The served Pod is gone (`yoake serve` stopped): what to tell the user, on every prompt from now. */
+  private gone: string | undefined;
 
   constructor(
     private readonly pod: PodLike,
@@ -52,7 +54,8 @@ export class SessionController {
     this.changeBusy(() => {
       this.servedRun = this.running === undefined && this.pod.runInProgress === true;
     });
-    return this.pod.listen((event) => {
+    const stopGone = this.pod.onGone?.((why) => this.podGone(why));
+    const stopListening = this.pod.listen((event) => {
       // Calls a hook skipped or the user denied get no `tool_end`: their results are in history.
       if (event.type === "run_end") {
         if (this.pod.history !== undefined)
@@ -70,6 +73,20 @@ export class SessionController {
         if (event.result.status !== "paused") void this.sendQueued();
       }
     });
+    return () => {
+      stopGone?.();
+      stopListening();
+    };
+  }
+
+  /** `yoake serve` stopped: the status bar says so, and so does every prompt from now on. */
+  private podGone(why: string): void {
+    this.gone = `${why} Leave with /quit (or Ctrl+D) first.`;
+    this.clearQueue();
+    this.changeBusy(() => {
+      this.servedRun = false;
+    });
+    this.dispatch({ type: "pod_gone", text: this.gone });
   }
 
   /** Shows the conversation the Pod already holds (a resumed session), if any. */
@@ -94,6 +111,7 @@ export class SessionController {
   /** A prompt for the Pod now, or (while a turn runs) once the turns before it have ended. */
   private async prompt(text: string): Promise<void> {
     if (text.trim() === "") return;
+    if (this.gone !== undefined) return this.notice("error", this.gone);
     // Also while a cancelled run is still returning (its log being written): it goes right after.
     if (this.isRunning || this.queued.length > 0) {
       this.queued.push(text);

@@ -29,6 +29,8 @@ export type UiAction =
   /** Esc at the permission prompt: the paused call will not run. */
   | { type: "approval_abandoned" }
   | { type: "notice"; tone: NoticeTone; text: string }
+  /** The served Pod this UI is attached to is gone (`yoake serve` stopped): what to do, as a notice. */
+  | { type: "pod_gone"; text: string }
   | { type: "toggle_thinking" }
   /** `/clear` started a new session: its token count starts at zero. */
   | { type: "session_cleared" }

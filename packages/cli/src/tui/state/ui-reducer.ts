@@ -69,6 +69,19 @@ function reduce(state: UiState, action: UiAction): UiState {
       );
     case "notice":
       return notice(state, action.tone, action.text);
+    case "pod_gone":
+      // What was streaming will not end: it is kept as it stands, and the Pod is no longer busy.
+      return notice(
+        finishLive({
+          ...state,
+          gone: action.text,
+          busy: false,
+          permission: undefined,
+          runStartedAt: undefined,
+        }),
+        "error",
+        action.text,
+      );
     case "toggle_thinking":
       return { ...state, showThinking: !state.showThinking };
     case "queue_changed":
