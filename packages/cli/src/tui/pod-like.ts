@@ -123,6 +123,8 @@ export interface PodLike {
   readonly manifest?: {
     readonly projectRoot: string;
     readonly model: ModelSummary;
+    /** What the manifest warned about (a model not in the catalogue): `/model` shows a new one. */
+    readonly warnings?: readonly string[];
     /** `effort`: shown in the status bar. */
     readonly generation?: { readonly effort?: string };
   };

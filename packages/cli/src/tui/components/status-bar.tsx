@@ -83,11 +83,16 @@ export function usageLine(usage: SessionUsage, model: ModelSummary | undefined, 
   const cached = total.cacheReadInputTokens ?? 0;
   parts.push(`${formatTokens(input)} in${cached > 0 ? ` (${formatTokens(cached)} cached)` : ""}`);
   parts.push(`${formatTokens(total.outputTokens ?? 0)} out`);
-  const cost = model?.prices === undefined ? undefined : usageCost(total, model.prices);
-  if (cost !== undefined) parts.push(formatCost(cost));
+  // Finished responses at the prices they were given at; the streaming one at the model's now.
+  const live = usage.live === undefined ? 0 : usageCost(usage.live, model?.prices);
+  const cost = live === undefined ? usage.cost : (usage.cost ?? 0) + live;
+  // Some tokens had no price (a model the catalogue does not know): the sum is a lower bound.
+  const unpriced = usage.unpriced === true || live === undefined;
+  if (cost !== undefined && (cost > 0 || !unpriced)) parts.push(`${formatCost(cost)}${unpriced ? "+" : ""}`);
   const window = model?.contextWindow;
   const prompt = usage.live?.inputTokens ?? usage.lastInputTokens;
   if (window !== undefined && window > 0 && prompt !== undefined)
     parts.push(`${Math.round((prompt / window) * 100)}% of context`);
+  else if (prompt !== undefined) parts.push(`${formatTokens(prompt)} in context`);
   return parts.join(" · ");
 }

@@ -61,7 +61,8 @@ export class SessionController {
         if (this.pod.history !== undefined)
           this.dispatch({ type: "tool_results", results: latestToolResults(this.pod.history) });
       }
-      this.dispatch({ type: "pod_event", event, at: this.now() });
+      const prices = this.pod.manifest?.model.prices;
+      this.dispatch({ type: "pod_event", event, at: this.now(), ...(prices !== undefined && { prices }) });
       if (event.type === "run_start" && this.running === undefined)
         this.changeBusy(() => {
           this.servedRun = true;
@@ -282,8 +283,12 @@ export class SessionController {
         `This Pod cannot switch models while it runs (model: ${current}). Start yoake again with --model ${ref}.`,
       );
     if (this.refuseWhileRunning("/model")) return;
+    const before = new Set(this.pod.manifest?.warnings ?? []);
     await this.pod.setModel(ref);
     this.notice("success", `Model: ${ref}`);
+    // What the start-up prints for the model (not in the catalogue: no prices, no window), told here too.
+    for (const warning of this.pod.manifest?.warnings ?? [])
+      if (!before.has(warning)) this.notice("warn", warning);
   }
 
   private async effort(level: string): Promise<void> {

@@ -1,12 +1,13 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
-import type { PodEvent, PodRunResult } from "@yoake/pod";
+import type { ModelPrices, PodEvent, PodRunResult } from "@yoake/pod";
 import type { SessionSummary } from "../pod-like.js";
 import type { NoticeTone } from "./ui-state.js";
 
 /** Everything that changes the UI state: the Pod's events and what the user did. */
 export type UiAction =
   /** `at` is `Date.now()` when the event arrived, so the reducer stays pure. */
-  | { type: "pod_event"; event: PodEvent; at: number }
+  /** `prices`: the model's when the event arrived, for the cost of a response that ends. */
+  | { type: "pod_event"; event: PodEvent; at: number; prices?: ModelPrices }
   /**
    * The Pod became busy or free: this UI's turn, answer or compaction, or a run of a served Pod
    * this UI did not start. Dispatched by the controller alone, in the same step as its own check

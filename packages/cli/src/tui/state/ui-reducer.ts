@@ -1,5 +1,5 @@
 import type { Item } from "@yoake/llm-worker";
-import type { PodEvent } from "@yoake/pod";
+import type { ModelPrices, PodEvent } from "@yoake/pod";
 import { fallbackLabel } from "../../fallback-label.js";
 import { screenTextDeep } from "../../screen-text.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
@@ -25,7 +25,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case "pod_event": {
-      const next = onPodEvent(state, action.event, action.at);
+      const next = onPodEvent(state, action.event, action.at, action.prices);
       return next.retry !== undefined && RESUMES_STREAM.has(action.event.type) ? withoutRetry(next) : next;
     }
     case "busy": {
@@ -99,7 +99,7 @@ function reduce(state: UiState, action: UiAction): UiState {
 /** What a card keeps of a running tool's output: more than it shows, so lines stay whole. */
 const PROGRESS_KEPT_CHARS = 4000;
 
-function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
+function onPodEvent(state: UiState, event: PodEvent, at: number, prices?: ModelPrices): UiState {
   switch (event.type) {
     case "run_start": {
       // Whether the Pod is busy is the controller's to say (`busy`), not this event's.
@@ -179,7 +179,7 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
     case "usage":
       return { ...state, usage: withLiveUsage(state.usage, event.usage) };
     case "turn_end": {
-      const ended = { ...state, usage: foldTurnUsage(state.usage, event.response.usage) };
+      const ended = { ...state, usage: foldTurnUsage(state.usage, event.response.usage, prices) };
       // A response cut short leaves blocks that will never complete; calls never sent in full never run.
       if (event.response.status === "completed") return ended;
       return mapLive(ended, (entry) => {

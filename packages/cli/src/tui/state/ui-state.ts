@@ -108,6 +108,13 @@ export interface SessionUsage {
   live?: Usage;
   /** The prompt size of the latest response: how full the context window is. */
   lastInputTokens?: number;
+  /**
+   * USD of the finished responses, each at the prices of the model that gave it (`/model` may
+   * switch to one with other prices, or none known); absent while none was priced.
+   */
+  cost?: number;
+  /** Some finished response had no known prices: `cost` counts less than was spent. */
+  unpriced?: boolean;
 }
 
 /** Everything the UI renders, fed by Pod events and the user's actions through `uiReducer`. */
