@@ -9,6 +9,7 @@ import type {
   PodRunResult,
   Segment,
 } from "@yoake/pod";
+import type { RestoredSessionView } from "./state/restored-session.js";
 
 /** How a run, or its continuation after an approval, stopped: the part of a Pod's result the UI reads. */
 export type RunOutcome = Pick<PodRunResult, "status"> & { permissionRequest?: PermissionRequest };
@@ -115,7 +116,7 @@ export interface PodLike {
    * How a continued session had left off: its warnings (a run a crash interrupted, a torn last
    * line) are shown as alerts when the UI opens.
    */
-  readonly restored?: { readonly warnings: readonly string[] };
+  readonly restored?: { readonly warnings: readonly string[] } & RestoredSessionView;
   /** The model's plan as the session left it (a continued session): shown above the input. */
   readonly plan?: Plan;
   /** The request a paused run waits on (a restored session can start so): the UI shows its prompt at once. */

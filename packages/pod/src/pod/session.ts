@@ -1,4 +1,4 @@
-import type { Interceptor, Worker, WorkerResult } from "@yoake/llm-worker";
+import type { Interceptor, Usage, Worker, WorkerResult } from "@yoake/llm-worker";
 import type { CompactionResult } from "../compaction/compaction-result.js";
 import { type PodSessionContext, SessionCompactor } from "../compaction/session-compactor.js";
 import type { Segment } from "../file-ref/segments.js";
@@ -16,6 +16,8 @@ export interface RestoredSessionInfo {
   lastRun: LastRun;
   /** Items of history restored. */
   items: number;
+  /** Tokens of every model request the session made so far (what its status line starts from). */
+  usage: Usage;
   /** A torn last line dropped, a model that changed, ... (also written to the log as alerts). */
   warnings: string[];
 }
@@ -69,6 +71,7 @@ export class PodSession {
             sessionId: restored.sessionId,
             lastRun: restored.lastRun,
             items: restored.history.length,
+            usage: restored.usage,
             warnings: opened.warnings,
           };
     for (const message of opened.warnings)

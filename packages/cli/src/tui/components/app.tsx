@@ -3,6 +3,7 @@ import { useEffect, useMemo, useReducer, useState } from "react";
 import { SessionController } from "../controller/session-controller.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import type { PodLike } from "../pod-like.js";
+import { restoredSessionActions } from "../state/restored-session.js";
 import { uiReducer } from "../state/ui-reducer.js";
 import { activityOf, initialUiState, type UiState } from "../state/ui-state.js";
 import { InputBox, maxInputRows } from "./input-box.js";
@@ -128,6 +129,9 @@ function firstState(pod: PodLike, title: string | undefined): UiState {
   const history = pod.fetchHistory === undefined ? pod.history : undefined;
   if (history !== undefined && history.length > 0)
     state = uiReducer(state, { type: "history_loaded", items: history, title: EARLIER });
+  if (pod.restored !== undefined)
+    for (const action of restoredSessionActions(pod.restored, pod.manifest?.model.prices))
+      state = uiReducer(state, action);
   for (const message of pod.restored?.warnings ?? [])
     state = uiReducer(state, {
       type: "pod_event",

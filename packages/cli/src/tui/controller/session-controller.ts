@@ -10,6 +10,7 @@ import {
 import { mayNameImagePath, takePastedImages } from "../input/pasted-images.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
 import { displayUserText } from "../state/history-entries.js";
+import { restoredSessionActions } from "../state/restored-session.js";
 import type { UiAction } from "../state/ui-action.js";
 
 /**
@@ -377,6 +378,9 @@ export class SessionController {
     await this.pod.resumeSession(id);
     const items = await this.history();
     this.dispatch({ type: "history_loaded", items, title: `Resumed session ${id}:` });
+    // Its own token counts, not those of the session shown before.
+    for (const action of restoredSessionActions(this.pod.restored, this.pod.manifest?.model.prices))
+      this.dispatch(action);
   }
 
   /** The picker's choice: that session, or none (Esc). */

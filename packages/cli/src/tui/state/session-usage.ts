@@ -50,6 +50,17 @@ export function foldTurnUsage(
   };
 }
 
+/** A session's usage as its log sums it, priced at `prices` (the model's now; none: not priced). */
+export function restoredUsage(total: Usage, prices: ModelPrices | undefined): SessionUsage {
+  const cost = usageCost(total, prices);
+  const spent = (total.inputTokens ?? 0) + (total.outputTokens ?? 0) > 0;
+  return {
+    total,
+    ...(cost !== undefined && { cost }),
+    ...(cost === undefined && spent && { unpriced: true }),
+  };
+}
+
 /** Everything counted so far, the streaming response included. */
 export function sessionTotal(usage: SessionUsage): Usage {
   return sumUsage(usage.total, usage.live);

@@ -1,4 +1,4 @@
-import type { Item, ToolResultItem } from "@yoake/llm-worker";
+import type { Item, ToolResultItem, Usage } from "@yoake/llm-worker";
 import type { ModelPrices, PodEvent, PodRunResult } from "@yoake/pod";
 import type { SessionSummary } from "../pod-like.js";
 import type { NoticeTone } from "./ui-state.js";
@@ -33,6 +33,8 @@ export type UiAction =
   /** The served Pod this UI is attached to is gone (`yoake serve` stopped): what to do, as a notice. */
   | { type: "pod_gone"; text: string }
   | { type: "toggle_thinking" }
+  /** A session opened from its log (`--continue`, `/resume`): its token counts so far, at the model's prices. */
+  | { type: "usage_restored"; usage: Usage; prices?: ModelPrices }
   /** `/clear` started a new session: its token count starts at zero. */
   | { type: "session_cleared" }
   /** `/resume` without an id: the sessions to choose from; `undefined` closes the picker. */

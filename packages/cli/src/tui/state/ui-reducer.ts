@@ -3,7 +3,7 @@ import type { ModelPrices, PodEvent } from "@yoake/pod";
 import { fallbackLabel } from "../../fallback-label.js";
 import { screenTextDeep } from "../../screen-text.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
-import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
+import { foldTurnUsage, restoredUsage, withLiveUsage } from "./session-usage.js";
 import { nextSubagentState } from "./subagent-state.js";
 import type { UiAction } from "./ui-action.js";
 import type { Entry, NoticeTone, ToolCardState, UiState } from "./ui-state.js";
@@ -88,6 +88,8 @@ function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, queued: action.queued };
     case "session_cleared":
       return { ...state, usage: { total: {} } };
+    case "usage_restored":
+      return { ...state, usage: restoredUsage(action.usage, action.prices) };
     case "session_picker":
       return { ...state, sessionPicker: action.sessions };
     case "history_loaded": {
