@@ -386,7 +386,9 @@ describe("SessionController", () => {
     await controller.pickSession("s1");
     expect(resumed).toEqual(["s1"]);
     expect(actions).toContainEqual({ type: "session_picker" });
-    expect(actions.at(-1)).toMatchObject({ type: "history_loaded", title: "Resumed session s1:" });
+    // The resumed session's history, then its own token counts (none here), not the last one's.
+    expect(actions.at(-1)).toEqual({ type: "usage_restored", usage: {} });
+    expect(actions.at(-2)).toMatchObject({ type: "history_loaded", title: "Resumed session s1:" });
     await controller.submit("/clear");
     expect(cleared).toBe(1);
     expect(notices().at(-1)).toBe(
