@@ -1,5 +1,6 @@
 import { Box, useApp, useStdout } from "ink";
 import { useEffect, useMemo, useReducer, useState } from "react";
+import { mcpFailure } from "../commands/mcp-text.js";
 import { SessionController } from "../controller/session-controller.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import type { PodLike } from "../pod-like.js";
@@ -124,7 +125,7 @@ function firstState(pod: PodLike, title: string | undefined): UiState {
       state = uiReducer(state, {
         type: "notice",
         tone: "warn",
-        text: `MCP server "${server.name}" failed to start${server.error ? `: ${server.error}` : ""}. /mcp lists the servers.`,
+        text: `${mcpFailure(server.name, server.error)}. /mcp lists the servers.`,
       });
   const history = pod.fetchHistory === undefined ? pod.history : undefined;
   if (history !== undefined && history.length > 0)

@@ -84,7 +84,7 @@ export function usageLine(usage: SessionUsage, model: ModelSummary | undefined, 
   parts.push(`${formatTokens(input)} in${cached > 0 ? ` (${formatTokens(cached)} cached)` : ""}`);
   parts.push(`${formatTokens(total.outputTokens ?? 0)} out`);
   // Finished responses at the prices they were given at; the streaming one at the model's now.
-  const live = usage.live === undefined ? 0 : usageCost(usage.live, model?.prices);
+  const live = usageCost(usage.live ?? {}, model?.prices);
   const cost = live === undefined ? usage.cost : (usage.cost ?? 0) + live;
   // Some tokens had no price (a model the catalogue does not know): the sum is a lower bound.
   const unpriced = usage.unpriced === true || live === undefined;

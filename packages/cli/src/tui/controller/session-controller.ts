@@ -1,6 +1,7 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker/internal";
 import { EFFORT_LEVELS, isEffortLevel, type PermissionDecision, parseSegments } from "@yoake/pod";
+import { mcpErrorAfterName } from "../commands/mcp-text.js";
 import {
   customSlashCommand,
   helpText,
@@ -31,6 +32,8 @@ export class SessionController {
   private current: Promise<void> | undefined;
   /** Prompts sent while a turn ran, oldest first: each runs when the turn before it has ended. */
   private queued: string[] = [];
+  /** This UI's `/compact` is going: its own notice reports it, not the Pod's alert as well. */
+  private compacting = false;
   /** The served Pod is gone (`yoake serve` stopped): what to tell the user, on every prompt from now. */
   private gone: string | undefined;
 
@@ -57,6 +60,14 @@ export class SessionController {
     });
     const stopGone = this.pod.onGone?.((why) => this.podGone(why));
     const stopListening = this.pod.listen((event) => {
+      // The Pod's own word on the compaction `/compact` asked for says what the UI's notice says.
+      if (
+        this.compacting &&
+        event.type === "alert" &&
+        event.source === "compaction" &&
+        event.level === "info"
+      )
+        return;
       // Calls a hook skipped or the user denied get no `tool_end`: their results are in history.
       if (event.type === "run_end") {
         if (this.pod.history !== undefined)
@@ -315,7 +326,10 @@ export class SessionController {
     this.notice("muted", "Compacting the conversation… (Esc to stop)");
     // Prompts sent meanwhile go on to the compacted session, or the old one if it failed.
     await this.exclusive(async (signal) => {
-      const outcome = await compact({ signal });
+      this.compacting = true;
+      const outcome = await compact({ signal }).finally(() => {
+        this.compacting = false;
+      });
       const counts =
         outcome.itemsBefore !== undefined && outcome.itemsAfter !== undefined
           ? ` ${outcome.itemsBefore} history items became ${outcome.itemsAfter}.`
@@ -353,7 +367,7 @@ export class SessionController {
       const tools = server.state === "running" ? `, ${server.tools} tool(s)` : "";
       const names =
         server.state === "running" && server.toolNames?.length ? `: ${server.toolNames.join(", ")}` : "";
-      return `  ${server.name}: ${server.state}${tools}${names}${server.error ? ` — ${server.error}` : ""}`;
+      return `  ${server.name}: ${server.state}${tools}${names}${server.error ? ` — ${mcpErrorAfterName(server.name, server.error)}` : ""}`;
     });
     this.notice("info", ["MCP servers:", ...lines].join("\n"));
   }
