@@ -62,6 +62,17 @@ describe("InputBox", () => {
     view.unmount();
   });
 
+  it("sends a reference chosen last without the space the picker put after it", async () => {
+    const view = box();
+    view.stdin.write("explain @gre");
+    await until(view.lastFrame, "src/greet.ts");
+    view.stdin.write("\t");
+    await until(view.lastFrame, "explain @src/greet.ts");
+    view.stdin.write("\r");
+    await vi.waitFor(() => expect(view.submitted).toEqual(["explain @src/greet.ts"]), { timeout: 2000 });
+    view.unmount();
+  });
+
   it("closes the picker on Esc without cancelling anything", async () => {
     const view = box();
     view.stdin.write("@zzz");
