@@ -97,6 +97,7 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
         {!leaving && (
           <StatusBar
             activity={activityOf(state)}
+            columns={size.columns}
             usage={state.usage}
             {...(state.retry !== undefined && { retry: state.retry })}
             {...(state.runStartedAt !== undefined && { runStartedAt: state.runStartedAt })}

@@ -49,6 +49,8 @@ describe("/model", () => {
     expect(frame).toContain("anthropic/claude-next ·");
     // What was spent at the old model's prices stays; the window is unknown, the prompt's size is not.
     expect(frame).toContain("$0.1250");
+    // Nothing was spent on the new model yet: the sum is not marked as missing some.
+    expect(frame).not.toContain("$0.1250+");
     expect(frame).toContain("20k in context");
     view.unmount();
     await pod.current.close();
