@@ -144,6 +144,8 @@ export interface PodLike {
    * history. Without it, `/resume` tells the user to restart with `yoake --resume <id>`.
    */
   resumeSession?(id: string): Promise<void>;
+  /** The history of another session of the Pod's store (a sub-agent's), for a restored conversation. */
+  sessionHistory?(sessionId: string): Promise<readonly Item[]>;
   /** Goes on in a new, empty session (`/clear`), with the same project, model and settings. */
   newSession?(): Promise<void>;
   /** Switches the model for the next runs (`provider/model`); without it, `/model` says to restart with `--model`. */

@@ -1,9 +1,9 @@
-import type { Interceptor, Usage, Worker, WorkerResult } from "@yoake/llm-worker";
+import type { Interceptor, Item, Usage, Worker, WorkerResult } from "@yoake/llm-worker";
 import type { CompactionResult } from "../compaction/compaction-result.js";
 import { type PodSessionContext, SessionCompactor } from "../compaction/session-compactor.js";
 import type { Segment } from "../file-ref/segments.js";
 import type { OpenedPodSession } from "../restore/open-pod-session.js";
-import type { LastRun } from "../restore/restore.js";
+import { type LastRun, restoreSession } from "../restore/restore.js";
 import { outcomeEntry, SessionRecorder } from "../session-log/session-recorder.js";
 import type { StoredSessionInfo } from "../session-log/session-store.js";
 import type { Alert } from "./alert.js";
@@ -51,6 +51,11 @@ export class PodSession {
   /** The sessions of the store this one is kept in, oldest first. */
   listSessions(): Promise<StoredSessionInfo[]> {
     return this.#context.sessionStore.list();
+  }
+
+  /** The history of another session of the store (a sub-agent's), read from its log. */
+  async sessionHistory(sessionId: string): Promise<Item[]> {
+    return restoreSession(await this.#context.sessionStore.read(sessionId)).history;
   }
 
   constructor(opened: OpenedPodSession, context: PodSessionContext) {

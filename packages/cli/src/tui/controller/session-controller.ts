@@ -12,6 +12,7 @@ import { mayNameImagePath, takePastedImages } from "../input/pasted-images.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
 import { displayUserText } from "../state/history-entries.js";
 import { restoredSessionActions } from "../state/restored-session.js";
+import { subagentsOf } from "../state/restored-subagents.js";
 import type { UiAction } from "../state/ui-action.js";
 
 /**
@@ -391,7 +392,13 @@ export class SessionController {
     if (this.refuseWhileRunning("/resume")) return;
     await this.pod.resumeSession(id);
     const items = await this.history();
-    this.dispatch({ type: "history_loaded", items, title: `Resumed session ${id}:` });
+    const subagents = await subagentsOf(this.pod, items);
+    this.dispatch({
+      type: "history_loaded",
+      items,
+      title: `Resumed session ${id}:`,
+      ...(subagents !== undefined && { subagents }),
+    });
     // Its own token counts, not those of the session shown before.
     for (const action of restoredSessionActions(this.pod.restored, this.pod.manifest?.model.prices))
       this.dispatch(action);

@@ -1,6 +1,7 @@
 import type { Item, ToolResultItem, Usage } from "@yoake/llm-worker";
 import type { ModelPrices, PodEvent, PodRunResult } from "@yoake/pod";
 import type { SessionSummary } from "../pod-like.js";
+import type { RestoredSubagents } from "./restored-subagents.js";
 import type { NoticeTone } from "./ui-state.js";
 
 /** Everything that changes the UI state: the Pod's events and what the user did. */
@@ -42,4 +43,4 @@ export type UiAction =
   /** The prompts waiting for the running turn to end, oldest first (empty: none). */
   | { type: "queue_changed"; queued: readonly string[] }
   /** A conversation to show whole (at start, after `/resume`), under a title line. */
-  | { type: "history_loaded"; items: readonly Item[]; title: string };
+  | { type: "history_loaded"; items: readonly Item[]; title: string; subagents?: RestoredSubagents };

@@ -3,6 +3,7 @@ import type { ModelPrices, PodEvent } from "@yoake/pod";
 import { fallbackLabel } from "../../fallback-label.js";
 import { screenTextDeep } from "../../screen-text.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
+import type { RestoredSubagents } from "./restored-subagents.js";
 import { foldTurnUsage, restoredUsage, withLiveUsage } from "./session-usage.js";
 import { nextSubagentState } from "./subagent-state.js";
 import type { UiAction } from "./ui-action.js";
@@ -93,7 +94,7 @@ function reduce(state: UiState, action: UiAction): UiState {
     case "session_picker":
       return { ...state, sessionPicker: action.sessions };
     case "history_loaded": {
-      return appendHistory(notice(state, "muted", action.title), action.items);
+      return appendHistory(notice(state, "muted", action.title), action.items, action.subagents);
     }
   }
 }
@@ -277,8 +278,8 @@ function withoutRetry(state: UiState): UiState {
 }
 
 /** Items that entered history outside a run (notes), shown as they would be on resume. */
-function appendHistory(state: UiState, items: readonly Item[]): UiState {
-  const entries = entriesFromHistory(items, `h${state.nextId}.`);
+function appendHistory(state: UiState, items: readonly Item[], subagents?: RestoredSubagents): UiState {
+  const entries = entriesFromHistory(items, `h${state.nextId}.`, subagents);
   return { ...state, nextId: state.nextId + 1, live: [...state.live, ...entries] };
 }
 
