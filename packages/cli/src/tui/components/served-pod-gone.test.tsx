@@ -44,4 +44,34 @@ describe("App attached to a served Pod that stops", () => {
     await remote.close();
     await pod.close();
   });
+
+  it("says it once when the connection drops during a run of this UI (a server killed)", {
+    timeout: 60_000,
+  }, async () => {
+    const { mock, options } = bed();
+    let asked = (): void => undefined;
+    const request = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    mock.setHandler(async () => {
+      asked();
+      return { fault: "stall" };
+    });
+    const pod = await Pod.create(options());
+    const server = await servePod(pod, { socketPath: path.join(pod.manifest.projectRoot, "..", "pod.sock") });
+    const client = await connectPod(server.socketPath as string, { clientName: "tui" });
+    const remote = await RemotePod.attach(client);
+    const view = render(<App pod={remote} title="attached" loadFiles={noFiles} />);
+    view.stdin.write("hello\r");
+    await request;
+    await until(view.lastFrame, "● working");
+    // A killed server sends no run end: the connection just closes under the waiting run.
+    client.close();
+    await until(view.lastFrame, "✕ yoake serve stopped");
+    await until(view.lastFrame, "Leave with /quit");
+    expect((view.lastFrame() ?? "").split("yoake serve has stopped").length - 1).toBe(1);
+    view.unmount();
+    await server.shutdown("the test ended");
+    await pod.close();
+  });
 });

@@ -211,7 +211,10 @@ export class SessionController {
         paused = outcome.status === "paused";
         this.dispatch({ type: "settled", status: outcome.status });
       } catch (error) {
-        this.dispatch({ type: "settled", error: errorMessage(error) });
+        // A served Pod gone mid-run: the notice that says so (and how to go on) is said once.
+        this.dispatch(
+          this.gone === undefined ? { type: "settled", error: errorMessage(error) } : { type: "settled" },
+        );
       }
     });
     if (!paused) await this.sendQueued();
