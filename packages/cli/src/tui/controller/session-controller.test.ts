@@ -2,10 +2,11 @@ import type { Item } from "@yoake/llm-worker";
 import type { PermissionDecision, PodEvent, Segment } from "@yoake/pod";
 import { describe, expect, it, vi } from "vitest";
 import type { PodLike, RunOutcome } from "../pod-like.js";
+import { latestToolResults } from "../state/history-entries.js";
 import type { UiAction } from "../state/ui-action.js";
 import { uiReducer } from "../state/ui-reducer.js";
 import { activityOf, initialUiState, type UiState } from "../state/ui-state.js";
-import { latestToolResults, SessionController } from "./session-controller.js";
+import { SessionController } from "./session-controller.js";
 
 /** A Pod whose runs end when the test says, recording what it was asked. */
 class FakePod implements PodLike {

@@ -1,7 +1,7 @@
-import type { Item, ToolResultItem } from "@yoake/llm-worker";
+import type { Item } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker/internal";
 import { EFFORT_LEVELS, isEffortLevel, type PermissionDecision, parseSegments } from "@yoake/pod";
-import { mcpErrorAfterName } from "../commands/mcp-text.js";
+import { mcpServersText, sessionsText } from "../commands/command-text.js";
 import {
   customSlashCommand,
   helpText,
@@ -10,7 +10,7 @@ import {
 } from "../commands/slash-commands.js";
 import { mayNameImagePath, takePastedImages } from "../input/pasted-images.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
-import { displayUserText } from "../state/history-entries.js";
+import { latestToolResults } from "../state/history-entries.js";
 import { restoredSessionActions } from "../state/restored-session.js";
 import { subagentsOf } from "../state/restored-subagents.js";
 import type { UiAction } from "../state/ui-action.js";
@@ -351,14 +351,7 @@ export class SessionController {
       return this.notice("warn", "This Pod keeps no session list: /sessions is not available.");
     const sessions = await this.pod.listSessions();
     if (sessions.length === 0) return this.notice("info", "No saved sessions in this project.");
-    const lines = sessions.map((session) => {
-      const mark = session.id === this.pod.sessionId ? "*" : " ";
-      const when = session.lastActivity ?? session.started ?? "";
-      const first =
-        session.firstUserText === undefined ? "" : `  ${oneLine(displayUserText(session.firstUserText), 60)}`;
-      return ` ${mark}${session.id}  ${when}${first}`;
-    });
-    this.notice("info", ["Sessions, oldest first (* this one):", ...lines].join("\n"));
+    this.notice("info", sessionsText(sessions, this.pod.sessionId));
   }
 
   private mcp(): void {
@@ -367,13 +360,7 @@ export class SessionController {
       this.notice("info", "No MCP servers: add [[mcp]] tables to the manifest.");
       return;
     }
-    const lines = servers.map((server) => {
-      const tools = server.state === "running" ? `, ${server.tools} tool(s)` : "";
-      const names =
-        server.state === "running" && server.toolNames?.length ? `: ${server.toolNames.join(", ")}` : "";
-      return `  ${server.name}: ${server.state}${tools}${names}${server.error ? ` — ${mcpErrorAfterName(server.name, server.error)}` : ""}`;
-    });
-    this.notice("info", ["MCP servers:", ...lines].join("\n"));
+    this.notice("info", mcpServersText(servers));
   }
 
   /** `/resume` without an id: the picker, whose choice comes back to `resume(id)`. */
@@ -458,20 +445,4 @@ export class SessionController {
   private notice(tone: "info" | "success" | "warn" | "error" | "muted", text: string): void {
     this.dispatch({ type: "notice", tone, text });
   }
-}
-
-/** The tool results of the latest run: those after the last user message. */
-export function latestToolResults(history: readonly Item[]): ToolResultItem[] {
-  const results: ToolResultItem[] = [];
-  for (let i = history.length - 1; i >= 0; i--) {
-    const item = history[i] as Item;
-    if (item.type === "message" && item.role === "user") break;
-    if (item.type === "tool_result") results.push(item);
-  }
-  return results;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -104,3 +104,14 @@ export function parseArguments(text: string): unknown {
     return undefined;
   }
 }
+
+/** The tool results of the latest run: those after the last user message. */
+export function latestToolResults(history: readonly Item[]): ToolResultItem[] {
+  const results: ToolResultItem[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i] as Item;
+    if (item.type === "message" && item.role === "user") break;
+    if (item.type === "tool_result") results.push(item);
+  }
+  return results;
+}
