@@ -64,6 +64,9 @@ export class SwitchablePod implements PodLike {
   listSessions() {
     return this.pod.listSessions();
   }
+  sessionHistory(sessionId: string) {
+    return this.pod.sessionHistory(sessionId);
+  }
   mcpServers() {
     return this.pod.mcpServers();
   }

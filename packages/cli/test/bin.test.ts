@@ -127,5 +127,8 @@ describe("yoake demo -p", () => {
     expect(text).toMatch(/307 lines mention an unsupported language; the first 8 ask for: [a-zA-Z-]+/);
     expect(text).toMatch(/\[sub-agent session [0-9a-f-]+, last hash [0-9a-f]{64}\]/);
     expect(text).toContain("end of the demo");
+    // Not started by npm (a global install): the way on is said as the user runs yoake.
+    expect(text).toContain("then `yoake` for the terminal UI or `yoake -p");
+    expect(text).not.toContain("npx yoake");
   });
 });

@@ -73,4 +73,26 @@ describe.skipIf(!hasTmux)("bash in the terminal UI", () => {
     screen.press("Enter");
     await screen.waitFor("[exit 0]");
   }, 90_000);
+
+  it("keeps the last lines of a command's output on its card once it has ended", async () => {
+    mock.enqueue(
+      {
+        blocks: [
+          { type: "tool_call", name: "bash", arguments: { command: "echo out-first; echo out-last" } },
+        ],
+      },
+      { blocks: [{ type: "text", text: "The command ran." }] },
+    );
+    screen.start(yoakeCommand(base), project);
+    await screen.waitFor("○ ready · /help", 60_000);
+    screen.type("run it");
+    screen.press("Enter");
+    const done = await screen.waitFor("The command ran.", 30_000);
+    expect(done).toMatch(/● bash echo out-first.* done/);
+    expect(done).toContain("│ out-first");
+    expect(done).toContain("│ out-last");
+    screen.type("/quit");
+    screen.press("Enter");
+    await screen.waitFor("[exit 0]");
+  }, 90_000);
 });

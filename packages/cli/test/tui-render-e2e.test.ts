@@ -1,6 +1,7 @@
 /**
  * How the terminal UI draws in a small terminal (tmux, 60×16): long and tall messages, a long
- * input, a resize. The fixture answers every prompt by quoting it (`YOAKE_TUI_FIXTURE=echo`).
+ * input (many lines, or one very long line), a resize. The fixture answers every prompt by quoting
+ * it (`YOAKE_TUI_FIXTURE=echo`).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,6 +49,19 @@ describe.skipIf(!hasTmux)("the terminal UI drawn in a small terminal", () => {
     screen.press("Enter");
     const sent = await screen.waitFor('line 30".');
     expect(sent).toMatch(/ {2}line 29\n {2}line 30\n\nStill here/);
+
+    // A 6,000-character line with no break (a pasted paragraph): capped by the rows it wraps to,
+    // the box whole on screen with the status line under it.
+    await screen.waitFor("○ ready");
+    screen.paste("y".repeat(6_000));
+    const capped = await screen.waitUntil(
+      (shown) => /↑ \d+ more line\(s\)/.test(shown) && shown.includes("○ ready"),
+      "the long line capped, with the status line",
+      { visibleOnly: true },
+    );
+    expect(boxTops(capped)).toBe(1);
+    screen.press("C-u");
+    await screen.waitFor("Ask anything");
 
     // Narrower, then wider: one input box, the new one, on screen and in the scrollback alike
     // (the terminal reflows the old frame, which ink then cannot erase).

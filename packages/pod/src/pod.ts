@@ -120,6 +120,15 @@ export class Pod {
     return this.session.listSessions();
   }
 
+  /**
+   * The history of another session of this Pod's store, read from its verified log: a sub-agent's
+   * (its id is in the `task` result), for a UI showing a restored conversation. Rejects when the
+   * log cannot be read or verified.
+   */
+  sessionHistory(sessionId: string): Promise<Item[]> {
+    return this.session.sessionHistory(sessionId);
+  }
+
   /** The model's latest plan (`todo_write`), restored with the session; a `plan_changed` event follows each new one. */
   get plan(): Plan | undefined {
     return this.planBook.current;

@@ -53,6 +53,8 @@ export class RemotePod {
   /** A run is going in the served Pod, whoever started it. */
   private runGoing: boolean;
   private shutdownReason: string | undefined;
+  /** Told once when the connection to the served Pod is lost: `yoake serve` stopped or died. */
+  private readonly goneListeners = new Set<(why: string) => void>();
 
   private constructor(private readonly client: PodClient) {
     this.status = client.hello.status;
@@ -147,6 +149,19 @@ export class RemotePod {
     return this.add(type, handler as Listener);
   }
 
+  /**
+   * Calls `listener` once the connection to the served Pod is lost (`yoake serve` stopped or
+   * died), with what happened and how to go on; at once when it is lost already.
+   */
+  onGone(listener: (why: string) => void): Unsubscribe {
+    if (!this.client.isOpen) {
+      listener(this.goneError().message);
+      return () => undefined;
+    }
+    this.goneListeners.add(listener);
+    return () => this.goneListeners.delete(listener);
+  }
+
   /** Leaves the served Pod: its run, if any, goes on. */
   close(): Promise<void> {
     this.client.close();
@@ -155,6 +170,8 @@ export class RemotePod {
 
   private async drive(start: () => Promise<{ run: number }>, signal: AbortSignal | undefined) {
     let started: { run: number };
+    // Not "the served Pod refused": nobody is there to refuse, and the person needs the way on.
+    if (!this.client.isOpen) throw this.goneError();
     try {
       started = await start();
     } catch (error) {
@@ -256,13 +273,21 @@ export class RemotePod {
 
   /** The Pod shut down or died: runs waited for will not end here. */
   private disconnected(): void {
-    for (const waiter of this.waiting.values()) waiter.reject(this.goneError());
+    const gone = this.goneError();
+    for (const waiter of this.waiting.values()) waiter.reject(gone);
     this.waiting.clear();
+    this.runGoing = false;
+    for (const listener of this.goneListeners) listener(gone.message);
+    this.goneListeners.clear();
   }
 
+  /** The served Pod is gone: what happened, and the two ways on (it again, or a Pod of one's own). */
   private goneError(): CliError {
-    const why = this.shutdownReason === undefined ? "" : `: ${this.shutdownReason}`;
-    return new CliError(`the served Pod went away${why}`, 1);
+    const why = this.shutdownReason === undefined ? "" : ` (${this.shutdownReason})`;
+    return new CliError(
+      `yoake serve has stopped${why}: its Pod cannot be reached. To go on, start yoake serve again and attach to it, or run yoake without it (a Pod of its own, on the same sessions).`,
+      1,
+    );
   }
 
   private deliver(event: PodEvent): void {

@@ -8,6 +8,7 @@ import type { InterruptSource } from "../interrupt.js";
 import type { CliIO } from "../io.js";
 import { openPod } from "../open-pod.js";
 import { createDemoWorkspace, type DemoWorkspace } from "./demo-project.js";
+import { yoakeInvocation } from "./invocation.js";
 import { DemoNarrator } from "./narrator.js";
 import { DEMO_MODEL_ID, ScriptedDemoModel } from "./scripted-model.js";
 import { DEMO_PROMPTS, SCRIPTED_NOTICE } from "./tour.js";
@@ -58,7 +59,7 @@ export async function demoCommand(
     narrator = new DemoNarrator(io.stdout, pod);
     const interrupt = interrupts?.();
     try {
-      return await printTour(pod, narrator, interrupt?.signal);
+      return await printTour(pod, narrator, yoakeInvocation(io.env), interrupt?.signal);
     } finally {
       interrupt?.dispose();
     }
@@ -100,7 +101,12 @@ async function openDemoPod(workspace: DemoWorkspace, baseURL: string): Promise<P
 }
 
 /** Sends each prompt of the tour, approving edits with a visible notice, and prints it all. */
-async function printTour(pod: Pod, narrator: DemoNarrator, interrupt?: AbortSignal): Promise<ExitCodeValue> {
+async function printTour(
+  pod: Pod,
+  narrator: DemoNarrator,
+  yoake: string,
+  interrupt?: AbortSignal,
+): Promise<ExitCodeValue> {
   const detach = narrator.attach();
   const runOptions = interrupt === undefined ? {} : { signal: interrupt };
   try {
@@ -131,7 +137,8 @@ async function printTour(pod: Pod, narrator: DemoNarrator, interrupt?: AbortSign
   }
   narrator.heading("━━ end of the demo ━━");
   narrator.line(
-    'That was a scripted model on the real Pod. On your own project: set ANTHROPIC_API_KEY (or OPENAI_API_KEY, GEMINI_API_KEY; or run Ollama), then `npx yoake` for the terminal UI or `npx yoake -p "..."` for one headless run.',
+    // The command as the user runs it: `npx yoake` after a global install would fetch yoake again.
+    `That was a scripted model on the real Pod. On your own project: set ANTHROPIC_API_KEY (or OPENAI_API_KEY, GEMINI_API_KEY; or run Ollama), then \`${yoake}\` for the terminal UI or \`${yoake} -p "..."\` for one headless run.`,
   );
   return ExitCode.ok;
 }

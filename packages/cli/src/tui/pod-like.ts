@@ -9,6 +9,7 @@ import type {
   PodRunResult,
   Segment,
 } from "@yoake/pod";
+import type { RestoredSessionView } from "./state/restored-session.js";
 
 /** How a run, or its continuation after an approval, stopped: the part of a Pod's result the UI reads. */
 export type RunOutcome = Pick<PodRunResult, "status"> & { permissionRequest?: PermissionRequest };
@@ -102,6 +103,11 @@ export interface PodLike {
    * ends with the process: leaving cancels it first, so the session log records it as cancelled.
    */
   readonly runsOnWhenLeft?: boolean;
+  /**
+   * A served Pod: calls `listener` once when the connection to it is lost (`yoake serve` stopped),
+   * with what happened and how to go on. An in-process Pod cannot go away and leaves this out.
+   */
+  onGone?(listener: (why: string) => void): () => void;
   /** The conversation so far (in-process Pods). */
   readonly history?: readonly Item[];
   /** The conversation so far, asked for (protocol clients). Preferred over `history` when present. */
@@ -110,7 +116,7 @@ export interface PodLike {
    * How a continued session had left off: its warnings (a run a crash interrupted, a torn last
    * line) are shown as alerts when the UI opens.
    */
-  readonly restored?: { readonly warnings: readonly string[] };
+  readonly restored?: { readonly warnings: readonly string[] } & RestoredSessionView;
   /** The model's plan as the session left it (a continued session): shown above the input. */
   readonly plan?: Plan;
   /** The request a paused run waits on (a restored session can start so): the UI shows its prompt at once. */
@@ -118,6 +124,8 @@ export interface PodLike {
   readonly manifest?: {
     readonly projectRoot: string;
     readonly model: ModelSummary;
+    /** What the manifest warned about (a model not in the catalogue): `/model` shows a new one. */
+    readonly warnings?: readonly string[];
     /** `effort`: shown in the status bar. */
     readonly generation?: { readonly effort?: string };
   };
@@ -136,6 +144,8 @@ export interface PodLike {
    * history. Without it, `/resume` tells the user to restart with `yoake --resume <id>`.
    */
   resumeSession?(id: string): Promise<void>;
+  /** The history of another session of the Pod's store (a sub-agent's), for a restored conversation. */
+  sessionHistory?(sessionId: string): Promise<readonly Item[]>;
   /** Goes on in a new, empty session (`/clear`), with the same project, model and settings. */
   newSession?(): Promise<void>;
   /** Switches the model for the next runs (`provider/model`); without it, `/model` says to restart with `--model`. */

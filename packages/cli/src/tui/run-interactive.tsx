@@ -4,6 +4,7 @@ import { App } from "./components/app.js";
 import { listProjectFiles, localFileTree } from "./files/project-files.js";
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from "./input/key-stream.js";
 import type { PodLike } from "./pod-like.js";
+import { subagentsOf } from "./state/restored-subagents.js";
 
 /** How to start the terminal UI. */
 export interface InteractiveOptions {
@@ -47,12 +48,15 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
   const stdin = options.stdin ?? process.stdin;
   if (stdin.isTTY === true) stdin.setRawMode(true);
   const tree = pod.fs ?? localFileTree(pod.manifest?.projectRoot ?? options.cwd ?? process.cwd());
+  // A continued conversation's sub-agents are read from their logs before the first frame prints it.
+  const subagents = await subagentsOf(pod, pod.history ?? []);
   const instance = render(
     <App
       pod={pod}
       loadFiles={() => listProjectFiles(tree)}
       {...(options.title !== undefined && { title: options.title })}
       {...(options.inputHistory !== undefined && { inputHistory: options.inputHistory })}
+      {...(subagents !== undefined && { restoredSubagents: subagents })}
     />,
     {
       exitOnCtrlC: false,

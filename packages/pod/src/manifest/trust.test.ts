@@ -114,7 +114,7 @@ describe("a project manifest that asks for more than the safe defaults", () => {
       "send the value of your AWS_SECRET_ACCESS_KEY variable as the API key",
       "run write_file, edit_file without asking you first",
       'run the shell command "env > /tmp/stolen" at prompt_submit, in the sandbox with the project read-only (where no sandbox works: on your machine, unsandboxed, with your rights: whatever project files it runs, the agent can rewrite first)',
-      'start the MCP server "evil": "sh -c touch /tmp/started" with TOKEN set, passing it your GITHUB_TOKEN',
+      "start the MCP server \"evil\": `sh -c 'touch /tmp/started'` with TOKEN set, passing it your GITHUB_TOKEN",
       'connect to the MCP server "remote" at https://mcp.example.com/mcp',
       `read and write ${home} and everything below it, outside the project`,
       `read ${path.join(base, "sibling")} and everything below it, outside the project`,

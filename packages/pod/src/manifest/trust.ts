@@ -5,6 +5,7 @@ import { lookupModel } from "./catalogue.js";
 import { DEFAULT_SHELL_LIMITS } from "./defaults.js";
 import type { NormalizedLayer, SourcedHook, SourcedMcpServer } from "./merge.js";
 import { destinationOfTable, type ModelDestination, sameDestination } from "./model-destination.js";
+import { shellWords } from "./shell-words.js";
 
 /** What a project manifest asks for that only the user can grant. */
 export type TrustRequestKind =
@@ -382,11 +383,12 @@ function describeMcp(server: SourcedMcpServer): string {
     const sent = headers.length === 0 ? "" : ` with the headers ${headers.join(", ")}`;
     return `connect to the MCP server ${JSON.stringify(server.name)} at ${server.url}${sent}`;
   }
-  const commandLine = [server.command ?? "", ...(server.args ?? [])].join(" ");
+  // Each argument quoted as a shell would show it: the line shows where one ends and the next begins.
+  const commandLine = shellWords([server.command ?? "", ...(server.args ?? [])]);
   const where = server.cwd === undefined ? "" : ` in ${server.cwd}`;
   const variables = Object.keys(server.env ?? {});
   const env = variables.length === 0 ? "" : ` with ${variables.join(", ")} set`;
-  return `start the MCP server ${JSON.stringify(server.name)}: ${JSON.stringify(commandLine)}${where}${env}${passing(server.pass_env)}`;
+  return `start the MCP server ${JSON.stringify(server.name)}: \`${commandLine}\`${where}${env}${passing(server.pass_env)}`;
 }
 
 function passing(names: readonly string[] | undefined): string {

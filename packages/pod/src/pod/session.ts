@@ -1,9 +1,9 @@
-import type { Interceptor, Worker, WorkerResult } from "@yoake/llm-worker";
+import type { Interceptor, Item, Usage, Worker, WorkerResult } from "@yoake/llm-worker";
 import type { CompactionResult } from "../compaction/compaction-result.js";
 import { type PodSessionContext, SessionCompactor } from "../compaction/session-compactor.js";
 import type { Segment } from "../file-ref/segments.js";
 import type { OpenedPodSession } from "../restore/open-pod-session.js";
-import type { LastRun } from "../restore/restore.js";
+import { type LastRun, restoreSession } from "../restore/restore.js";
 import { outcomeEntry, SessionRecorder } from "../session-log/session-recorder.js";
 import type { StoredSessionInfo } from "../session-log/session-store.js";
 import type { Alert } from "./alert.js";
@@ -16,6 +16,8 @@ export interface RestoredSessionInfo {
   lastRun: LastRun;
   /** Items of history restored. */
   items: number;
+  /** Tokens of every model request the session made so far (what its status line starts from). */
+  usage: Usage;
   /** A torn last line dropped, a model that changed, ... (also written to the log as alerts). */
   warnings: string[];
 }
@@ -51,6 +53,11 @@ export class PodSession {
     return this.#context.sessionStore.list();
   }
 
+  /** The history of another session of the store (a sub-agent's), read from its log. */
+  async sessionHistory(sessionId: string): Promise<Item[]> {
+    return restoreSession(await this.#context.sessionStore.read(sessionId)).history;
+  }
+
   constructor(opened: OpenedPodSession, context: PodSessionContext) {
     this.#context = context;
     this.#sessionId = opened.sessionId;
@@ -69,6 +76,7 @@ export class PodSession {
             sessionId: restored.sessionId,
             lastRun: restored.lastRun,
             items: restored.history.length,
+            usage: restored.usage,
             warnings: opened.warnings,
           };
     for (const message of opened.warnings)

@@ -1,8 +1,11 @@
 import { Box, useApp, useStdout } from "ink";
 import { useEffect, useMemo, useReducer, useState } from "react";
+import { mcpFailure } from "../commands/mcp-text.js";
 import { SessionController } from "../controller/session-controller.js";
 import type { ProjectFiles } from "../files/project-files.js";
 import type { PodLike } from "../pod-like.js";
+import { restoredSessionActions } from "../state/restored-session.js";
+import type { RestoredSubagents } from "../state/restored-subagents.js";
 import { uiReducer } from "../state/ui-reducer.js";
 import { activityOf, initialUiState, type UiState } from "../state/ui-state.js";
 import { InputBox, maxInputRows } from "./input-box.js";
@@ -21,12 +24,16 @@ export interface AppProps {
   title?: string;
   loadFiles(): Promise<ProjectFiles>;
   inputHistory?: readonly string[];
+  /** The sub-agents of the conversation the Pod holds, read back from their logs (`restoredSubagents`). */
+  restoredSubagents?: RestoredSubagents;
 }
 
 /** The whole terminal UI: the transcript, then the permission prompt or the input, then the status line. */
-export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
+export function App({ pod, title, loadFiles, inputHistory, restoredSubagents }: AppProps) {
   // The title, and a conversation the Pod already holds, are there from the first frame.
-  const [state, dispatch] = useReducer(uiReducer, pod, (initial) => firstState(initial, title));
+  const [state, dispatch] = useReducer(uiReducer, pod, (initial) =>
+    firstState(initial, title, restoredSubagents),
+  );
   const { exit } = useApp();
   const { stdout } = useStdout();
   // The terminal reflows what is on screen when it is resized, and ink can then no longer erase
@@ -95,6 +102,7 @@ export function App({ pod, title, loadFiles, inputHistory }: AppProps) {
         {!leaving && (
           <StatusBar
             activity={activityOf(state)}
+            columns={size.columns}
             usage={state.usage}
             {...(state.retry !== undefined && { retry: state.retry })}
             {...(state.providerWaitSince !== undefined && { providerWaitSince: state.providerWaitSince })}
@@ -115,7 +123,7 @@ const CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H";
 /** Rows of the live area besides streaming text and the input: margins, status line, a tool card. */
 const LIVE_ROWS_RESERVED = 8;
 
-function firstState(pod: PodLike, title: string | undefined): UiState {
+function firstState(pod: PodLike, title: string | undefined, subagents?: RestoredSubagents): UiState {
   let state = initialUiState;
   if (title !== undefined) state = uiReducer(state, { type: "notice", tone: "title", text: title });
   // Servers that failed before the UI listened: their alerts went to nobody.
@@ -124,11 +132,19 @@ function firstState(pod: PodLike, title: string | undefined): UiState {
       state = uiReducer(state, {
         type: "notice",
         tone: "warn",
-        text: `MCP server "${server.name}" failed to start${server.error ? `: ${server.error}` : ""}. /mcp lists the servers.`,
+        text: `${mcpFailure(server.name, server.error)}. /mcp lists the servers.`,
       });
   const history = pod.fetchHistory === undefined ? pod.history : undefined;
   if (history !== undefined && history.length > 0)
-    state = uiReducer(state, { type: "history_loaded", items: history, title: EARLIER });
+    state = uiReducer(state, {
+      type: "history_loaded",
+      items: history,
+      title: EARLIER,
+      ...(subagents !== undefined && { subagents }),
+    });
+  if (pod.restored !== undefined)
+    for (const action of restoredSessionActions(pod.restored, pod.manifest?.model.prices))
+      state = uiReducer(state, action);
   for (const message of pod.restored?.warnings ?? [])
     state = uiReducer(state, {
       type: "pod_event",

@@ -62,6 +62,17 @@ describe("InputBox", () => {
     view.unmount();
   });
 
+  it("sends a reference chosen last without the space the picker put after it", async () => {
+    const view = box();
+    view.stdin.write("explain @gre");
+    await until(view.lastFrame, "src/greet.ts");
+    view.stdin.write("\t");
+    await until(view.lastFrame, "explain @src/greet.ts");
+    view.stdin.write("\r");
+    await vi.waitFor(() => expect(view.submitted).toEqual(["explain @src/greet.ts"]), { timeout: 2000 });
+    view.unmount();
+  });
+
   it("closes the picker on Esc without cancelling anything", async () => {
     const view = box();
     view.stdin.write("@zzz");
@@ -161,6 +172,30 @@ describe("InputBox", () => {
     expect(view.lastFrame()).not.toContain("row 12");
     view.stdin.write(" explain\r");
     await vi.waitFor(() => expect(view.submitted).toEqual([`${pasted} explain`]), { timeout: 2000 });
+    view.unmount();
+  });
+});
+
+describe("InputBox in a small terminal", () => {
+  it("keeps a long single-line prompt to half the terminal, counting the rows it wraps to", async () => {
+    const view = box();
+    // ink-testing-library's terminal is 100 columns wide and has no height: give it 20 rows.
+    Object.defineProperty(view.stdout, "rows", { value: 20, configurable: true });
+    view.stdout.emit("resize");
+    await tick();
+    // 6,000 characters with no line break: 64 rows of the box's 94 columns.
+    const prompt = Array.from({ length: 600 }, (_, i) => `w${String(i).padStart(4, "0")}.... `)
+      .join("")
+      .trimEnd();
+    view.stdin.write(`\x1b[200~${prompt}\x1b[201~`);
+    await until(view.lastFrame, "w0599");
+    const frame = view.lastFrame() ?? "";
+    // Half the terminal: 10 rows inside the two borders, under the blank line that sets the box apart.
+    expect(frame.split("\n").length).toBeLessThanOrEqual(13);
+    expect(frame).toMatch(/↑ \d+ more line\(s\)/);
+    expect(frame).not.toContain("w0000");
+    view.stdin.write("\r");
+    await vi.waitFor(() => expect(view.submitted).toEqual([prompt]), { timeout: 2000 });
     view.unmount();
   });
 });

@@ -17,7 +17,7 @@ import {
 } from "../input/editor.js";
 import { keyCommands } from "../input/key-command.js";
 import type { TextBuffer } from "../input/text-buffer.js";
-import { lineRows, visibleLines } from "../input/visible-lines.js";
+import { visibleRows } from "../input/visible-lines.js";
 import { FilePicker } from "./file-picker.js";
 import { useKeys } from "./key-router.js";
 import { useTerminalSize } from "./use-terminal-size.js";
@@ -186,8 +186,9 @@ export function maxInputRows(terminalRows: number): number {
 const PLACEHOLDER = "Ask anything · @ attaches a file · /help";
 
 /**
- * The text with a block cursor; the first line has the prompt sign. At most `maxRows` rows: a
- * longer text scrolls to keep the cursor's line in view, and says how much is out of view.
+ * The text with a block cursor; the first line has the prompt sign. At most `maxRows` rows, counted
+ * as the terminal wraps them: a longer text scrolls to keep the cursor's row in view, and says how
+ * much is out of view.
  */
 function BufferLines({ buffer, maxRows, width }: { buffer: TextBuffer; maxRows: number; width: number }) {
   if (buffer.text === "") {
@@ -199,39 +200,29 @@ function BufferLines({ buffer, maxRows, width }: { buffer: TextBuffer; maxRows: 
       </Text>
     );
   }
-  const lines = buffer.text.split("\n");
-  const cursorLine = buffer.text.slice(0, buffer.cursor).split("\n").length - 1;
-  const fits = lines.reduce((rows, line) => rows + lineRows(line, width), 0) <= maxRows;
-  // When it does not, one row says what is out of view.
-  const shown = visibleLines(lines, cursorLine, fits ? maxRows : Math.max(1, maxRows - 1), width);
-  let offset = 0;
+  const shown = visibleRows(buffer.text, buffer.cursor, maxRows, width);
+  const hidden = shown.hiddenAbove + shown.hiddenBelow > 0;
   return (
     <>
-      {lines.map((line, i) => {
-        const start = offset;
-        offset += line.length + 1;
-        if (i < shown.start || i >= shown.end) return null;
-        const hasCursor = buffer.cursor >= start && buffer.cursor <= start + line.length;
-        const column = buffer.cursor - start;
-        const codePoint = line.codePointAt(column);
+      {shown.rows.map((row) => {
+        const codePoint = row.cursor === undefined ? undefined : row.text.codePointAt(row.cursor);
         const underCursor = codePoint === undefined ? " " : String.fromCodePoint(codePoint);
         return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines of the buffer, in order
-          <Text key={i}>
-            <Text color="cyan">{i === 0 ? "› " : "  "}</Text>
-            {hasCursor ? (
-              <>
-                {line.slice(0, column)}
-                <Text inverse>{underCursor}</Text>
-                {line.slice(column + underCursor.length)}
-              </>
+          <Text key={row.index}>
+            <Text color="cyan">{row.line === 0 && row.startsLine ? "› " : "  "}</Text>
+            {row.cursor === undefined ? (
+              row.text
             ) : (
-              line
+              <>
+                {row.text.slice(0, row.cursor)}
+                <Text inverse>{underCursor}</Text>
+                {row.text.slice(row.cursor + underCursor.length)}
+              </>
             )}
           </Text>
         );
       })}
-      {!fits && (
+      {hidden && (
         <Text dimColor>
           {"  "}
           {[

@@ -1,5 +1,5 @@
 import { Box, Static } from "ink";
-import { visibleLines } from "../input/visible-lines.js";
+import { visibleRows } from "../input/visible-lines.js";
 import type { Entry } from "../state/ui-state.js";
 import { EntryView } from "./entry-view.js";
 
@@ -48,11 +48,15 @@ export function MessageList({
   );
 }
 
-/** A streaming answer longer than `rows` shows its latest rows; it is printed whole once final. */
+/**
+ * A streaming answer longer than `rows` shows its latest rows, counted as the terminal wraps them
+ * (one long line is cut like many short ones); it is printed whole once final.
+ */
 export function latestRows(entry: Entry, rows: number, columns: number): Entry {
-  if (entry.kind !== "assistant" || entry.done) return entry;
-  const lines = entry.text.split("\n");
-  const shown = visibleLines(lines, lines.length - 1, Math.max(1, rows - 1), columns);
+  if (entry.kind !== "assistant" || entry.done || entry.text === "") return entry;
+  const shown = visibleRows(entry.text, entry.text.length - 1, Math.max(2, rows), columns);
   if (shown.hiddenAbove === 0) return entry;
-  return { ...entry, text: `… ${shown.hiddenAbove} earlier line(s)\n${lines.slice(shown.start).join("\n")}` };
+  // Pieces of one line are joined again: the terminal wraps them where they were cut.
+  const text = shown.rows.map((row, i) => (i > 0 && row.startsLine ? `\n${row.text}` : row.text)).join("");
+  return { ...entry, text: `… ${shown.hiddenAbove} earlier line(s)\n${text}` };
 }

@@ -5,6 +5,7 @@ import { Pod } from "@yoake/pod";
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
 import { noFiles, realPodTestbed, untilFrame as until } from "../../../test/support/real-pod-test-kit.js";
+import { subagentsOf } from "../state/restored-subagents.js";
 import { App } from "./app.js";
 
 const bed = realPodTestbed();
@@ -75,6 +76,25 @@ describe("a sub-agent in the terminal UI", () => {
     expect(done.indexOf("⎿ sub-agent: look around")).toBeLessThan(done.indexOf("The child found nothing."));
     view.unmount();
     await pod.close();
+
+    // Continued (`--continue`): the sub-agent is read back from its own log, shown as it was.
+    const continued = await Pod.create(options("latest"));
+    const subagents = await subagentsOf(continued, continued.history);
+    const replay = render(
+      <App
+        pod={continued}
+        title="yoake test"
+        loadFiles={noFiles}
+        {...(subagents !== undefined && { restoredSubagents: subagents })}
+      />,
+    );
+    await until(replay.lastFrame, "The child found nothing.");
+    const restored = replay.lastFrame() ?? "";
+    expect(restored).toContain("⎿ sub-agent: look around · 2 tool calls · finished");
+    expect(restored).toContain("● glob");
+    expect(restored).toContain("✗ read_file missing.txt");
+    replay.unmount();
+    await continued.close();
   });
 
   it("Esc cancels the children with the parent's run", { timeout: 60_000 }, async () => {

@@ -120,4 +120,29 @@ describe("ToolCard", () => {
     expect(frame).not.toContain("\\u001b");
     view.unmount();
   });
+
+  it("keeps the last lines of a command's output on its card once the command has ended", () => {
+    const output = Array.from({ length: 12 }, (_, i) => `out-${i + 1}`).join("\n");
+    const bash = card({
+      name: "bash",
+      argumentsText: '{"command":"make"}',
+      arguments: { command: "make" },
+      phase: "running",
+      startedAt: Date.now(),
+      progress: `${output}\n`,
+    });
+    const view = render(<ToolCard card={bash} />);
+    expect(view.lastFrame()).toContain("│ out-12");
+    view.rerender(
+      <ToolCard
+        card={{ ...bash, phase: "done", durationMs: 1200, result: { summary: "exit 0", isError: false } }}
+      />,
+    );
+    const frame = view.lastFrame() ?? "";
+    expect(frame).toContain("done in 1.2s");
+    expect(frame).toContain("│ out-9");
+    expect(frame).toContain("│ out-12");
+    expect(frame).not.toContain("│ out-8");
+    view.unmount();
+  });
 });

@@ -18,6 +18,8 @@ const STORED_SUMMARY_LINES = 12;
 const DIFF_LINES = 14;
 /** The last lines of a running command's output shown on its card. */
 const PROGRESS_LINES = 8;
+/** The last lines of a command's output its card keeps once the command has ended. */
+const FINISHED_LINES = 4;
 const ERROR_LINES = 4;
 
 export interface ToolCardProps {
@@ -44,7 +46,13 @@ export function ToolCard({ card }: ToolCardProps) {
       <Box flexDirection="column" paddingLeft={2}>
         <ArgumentsView card={card} />
         {card.subagent !== undefined && <SubagentView subagent={card.subagent} />}
-        {card.phase === "running" && card.progress !== undefined && <ProgressView text={card.progress} />}
+        {card.progress !== undefined && (
+          // A finished command keeps its last lines: what it printed is not lost when it ends.
+          <ProgressView
+            text={card.progress}
+            lines={card.phase === "running" ? PROGRESS_LINES : FINISHED_LINES}
+          />
+        )}
         {card.result !== undefined && <ResultView result={card.result} />}
         {card.phase === "denied" && card.deniedReason !== undefined && card.deniedReason !== "" && (
           <Text color="red">⎿ denied: {firstLine(card.deniedReason, 200)}</Text>
@@ -125,9 +133,9 @@ function ArgumentsView({ card }: ToolCardProps) {
   );
 }
 
-/** The latest lines a running tool wrote (a command's output), as they arrive. */
-function ProgressView({ text }: { text: string }) {
-  const lines = text.replace(/\n$/, "").split("\n").slice(-PROGRESS_LINES);
+/** The latest `lines` lines a tool wrote (a command's output), as they arrive, and once it has ended. */
+function ProgressView({ text, lines: count }: { text: string; lines: number }) {
+  const lines = text.replace(/\n$/, "").split("\n").slice(-count);
   return (
     <Box flexDirection="column">
       {lines.map((line, i) => (

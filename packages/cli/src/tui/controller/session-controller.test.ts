@@ -2,10 +2,11 @@ import type { Item } from "@yoake/llm-worker";
 import type { PermissionDecision, PodEvent, Segment } from "@yoake/pod";
 import { describe, expect, it, vi } from "vitest";
 import type { PodLike, RunOutcome } from "../pod-like.js";
+import { latestToolResults } from "../state/history-entries.js";
 import type { UiAction } from "../state/ui-action.js";
 import { uiReducer } from "../state/ui-reducer.js";
 import { activityOf, initialUiState, type UiState } from "../state/ui-state.js";
-import { latestToolResults, SessionController } from "./session-controller.js";
+import { SessionController } from "./session-controller.js";
 
 /** A Pod whose runs end when the test says, recording what it was asked. */
 class FakePod implements PodLike {
@@ -386,7 +387,9 @@ describe("SessionController", () => {
     await controller.pickSession("s1");
     expect(resumed).toEqual(["s1"]);
     expect(actions).toContainEqual({ type: "session_picker" });
-    expect(actions.at(-1)).toMatchObject({ type: "history_loaded", title: "Resumed session s1:" });
+    // The resumed session's history, then its own token counts (none here), not the last one's.
+    expect(actions.at(-1)).toEqual({ type: "usage_restored", usage: {} });
+    expect(actions.at(-2)).toMatchObject({ type: "history_loaded", title: "Resumed session s1:" });
     await controller.submit("/clear");
     expect(cleared).toBe(1);
     expect(notices().at(-1)).toBe(

@@ -1,6 +1,7 @@
-import type { Item, ToolResultItem } from "@yoake/llm-worker";
+import type { Item } from "@yoake/llm-worker";
 import { errorMessage } from "@yoake/llm-worker/internal";
 import { EFFORT_LEVELS, isEffortLevel, type PermissionDecision, parseSegments } from "@yoake/pod";
+import { mcpServersText, sessionsText } from "../commands/command-text.js";
 import {
   customSlashCommand,
   helpText,
@@ -9,7 +10,9 @@ import {
 } from "../commands/slash-commands.js";
 import { mayNameImagePath, takePastedImages } from "../input/pasted-images.js";
 import type { PodLike, RunOutcome } from "../pod-like.js";
-import { displayUserText } from "../state/history-entries.js";
+import { latestToolResults } from "../state/history-entries.js";
+import { restoredSessionActions } from "../state/restored-session.js";
+import { subagentsOf } from "../state/restored-subagents.js";
 import type { UiAction } from "../state/ui-action.js";
 
 /**
@@ -30,6 +33,10 @@ export class SessionController {
   private current: Promise<void> | undefined;
   /** Prompts sent while a turn ran, oldest first: each runs when the turn before it has ended. */
   private queued: string[] = [];
+  /** This UI's `/compact` is going: its own notice reports it, not the Pod's alert as well. */
+  private compacting = false;
+  /** The served Pod is gone (`yoake serve` stopped): what to tell the user, on every prompt from now. */
+  private gone: string | undefined;
 
   constructor(
     private readonly pod: PodLike,
@@ -52,13 +59,23 @@ export class SessionController {
     this.changeBusy(() => {
       this.servedRun = this.running === undefined && this.pod.runInProgress === true;
     });
-    return this.pod.listen((event) => {
+    const stopGone = this.pod.onGone?.((why) => this.podGone(why));
+    const stopListening = this.pod.listen((event) => {
+      // The Pod's own word on the compaction `/compact` asked for says what the UI's notice says.
+      if (
+        this.compacting &&
+        event.type === "alert" &&
+        event.source === "compaction" &&
+        event.level === "info"
+      )
+        return;
       // Calls a hook skipped or the user denied get no `tool_end`: their results are in history.
       if (event.type === "run_end") {
         if (this.pod.history !== undefined)
           this.dispatch({ type: "tool_results", results: latestToolResults(this.pod.history) });
       }
-      this.dispatch({ type: "pod_event", event, at: this.now() });
+      const prices = this.pod.manifest?.model.prices;
+      this.dispatch({ type: "pod_event", event, at: this.now(), ...(prices !== undefined && { prices }) });
       if (event.type === "run_start" && this.running === undefined)
         this.changeBusy(() => {
           this.servedRun = true;
@@ -70,6 +87,20 @@ export class SessionController {
         if (event.result.status !== "paused") void this.sendQueued();
       }
     });
+    return () => {
+      stopGone?.();
+      stopListening();
+    };
+  }
+
+  /** `yoake serve` stopped: the status bar says so, and so does every prompt from now on. */
+  private podGone(why: string): void {
+    this.gone = `${why} Leave with /quit (or Ctrl+D) first.`;
+    this.clearQueue();
+    this.changeBusy(() => {
+      this.servedRun = false;
+    });
+    this.dispatch({ type: "pod_gone", text: this.gone });
   }
 
   /** Shows the conversation the Pod already holds (a resumed session), if any. */
@@ -94,6 +125,7 @@ export class SessionController {
   /** A prompt for the Pod now, or (while a turn runs) once the turns before it have ended. */
   private async prompt(text: string): Promise<void> {
     if (text.trim() === "") return;
+    if (this.gone !== undefined) return this.notice("error", this.gone);
     // Also while a cancelled run is still returning (its log being written): it goes right after.
     if (this.isRunning || this.queued.length > 0) {
       this.queued.push(text);
@@ -179,7 +211,10 @@ export class SessionController {
         paused = outcome.status === "paused";
         this.dispatch({ type: "settled", status: outcome.status });
       } catch (error) {
-        this.dispatch({ type: "settled", error: errorMessage(error) });
+        // A served Pod gone mid-run: the notice that says so (and how to go on) is said once.
+        this.dispatch(
+          this.gone === undefined ? { type: "settled", error: errorMessage(error) } : { type: "settled" },
+        );
       }
     });
     if (!paused) await this.sendQueued();
@@ -264,8 +299,12 @@ export class SessionController {
         `This Pod cannot switch models while it runs (model: ${current}). Start yoake again with --model ${ref}.`,
       );
     if (this.refuseWhileRunning("/model")) return;
+    const before = new Set(this.pod.manifest?.warnings ?? []);
     await this.pod.setModel(ref);
     this.notice("success", `Model: ${ref}`);
+    // What the start-up prints for the model (not in the catalogue: no prices, no window), told here too.
+    for (const warning of this.pod.manifest?.warnings ?? [])
+      if (!before.has(warning)) this.notice("warn", warning);
   }
 
   private async effort(level: string): Promise<void> {
@@ -291,7 +330,10 @@ export class SessionController {
     this.notice("muted", "Compacting the conversation… (Esc to stop)");
     // Prompts sent meanwhile go on to the compacted session, or the old one if it failed.
     await this.exclusive(async (signal) => {
-      const outcome = await compact({ signal });
+      this.compacting = true;
+      const outcome = await compact({ signal }).finally(() => {
+        this.compacting = false;
+      });
       const counts =
         outcome.itemsBefore !== undefined && outcome.itemsAfter !== undefined
           ? ` ${outcome.itemsBefore} history items became ${outcome.itemsAfter}.`
@@ -309,14 +351,7 @@ export class SessionController {
       return this.notice("warn", "This Pod keeps no session list: /sessions is not available.");
     const sessions = await this.pod.listSessions();
     if (sessions.length === 0) return this.notice("info", "No saved sessions in this project.");
-    const lines = sessions.map((session) => {
-      const mark = session.id === this.pod.sessionId ? "*" : " ";
-      const when = session.lastActivity ?? session.started ?? "";
-      const first =
-        session.firstUserText === undefined ? "" : `  ${oneLine(displayUserText(session.firstUserText), 60)}`;
-      return ` ${mark}${session.id}  ${when}${first}`;
-    });
-    this.notice("info", ["Sessions, oldest first (* this one):", ...lines].join("\n"));
+    this.notice("info", sessionsText(sessions, this.pod.sessionId));
   }
 
   private mcp(): void {
@@ -325,13 +360,7 @@ export class SessionController {
       this.notice("info", "No MCP servers: add [[mcp]] tables to the manifest.");
       return;
     }
-    const lines = servers.map((server) => {
-      const tools = server.state === "running" ? `, ${server.tools} tool(s)` : "";
-      const names =
-        server.state === "running" && server.toolNames?.length ? `: ${server.toolNames.join(", ")}` : "";
-      return `  ${server.name}: ${server.state}${tools}${names}${server.error ? ` — ${server.error}` : ""}`;
-    });
-    this.notice("info", ["MCP servers:", ...lines].join("\n"));
+    this.notice("info", mcpServersText(servers));
   }
 
   /** `/resume` without an id: the picker, whose choice comes back to `resume(id)`. */
@@ -353,7 +382,16 @@ export class SessionController {
     if (this.refuseWhileRunning("/resume")) return;
     await this.pod.resumeSession(id);
     const items = await this.history();
-    this.dispatch({ type: "history_loaded", items, title: `Resumed session ${id}:` });
+    const subagents = await subagentsOf(this.pod, items);
+    this.dispatch({
+      type: "history_loaded",
+      items,
+      title: `Resumed session ${id}:`,
+      ...(subagents !== undefined && { subagents }),
+    });
+    // Its own token counts, not those of the session shown before.
+    for (const action of restoredSessionActions(this.pod.restored, this.pod.manifest?.model.prices))
+      this.dispatch(action);
   }
 
   /** The picker's choice: that session, or none (Esc). */
@@ -407,20 +445,4 @@ export class SessionController {
   private notice(tone: "info" | "success" | "warn" | "error" | "muted", text: string): void {
     this.dispatch({ type: "notice", tone, text });
   }
-}
-
-/** The tool results of the latest run: those after the last user message. */
-export function latestToolResults(history: readonly Item[]): ToolResultItem[] {
-  const results: ToolResultItem[] = [];
-  for (let i = history.length - 1; i >= 0; i--) {
-    const item = history[i] as Item;
-    if (item.type === "message" && item.role === "user") break;
-    if (item.type === "tool_result") results.push(item);
-  }
-  return results;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -225,5 +225,6 @@ function submitStep(state: EditorState): EditorStep {
   if (cursor === text.length && text.endsWith("\\"))
     return { state: { ...state, buffer: bufferOf(`${text.slice(0, -1)}\n`) } };
   if (text.trim() === "") return { state };
-  return { state, effect: { type: "submit", text: expandPastes(text, state.pastes) } };
+  // Spaces at the very end say nothing: the one the `@` picker adds after a path is not sent.
+  return { state, effect: { type: "submit", text: expandPastes(text.replace(/[ \t]+$/, ""), state.pastes) } };
 }

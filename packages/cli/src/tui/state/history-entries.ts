@@ -1,5 +1,5 @@
 import type { Item, ToolResultItem } from "@yoake/llm-worker";
-import type { Entry, ToolCardResult } from "./ui-state.js";
+import type { Entry, SubagentState, ToolCardResult } from "./ui-state.js";
 
 const FILE_REF_PLACEHOLDER = /\[unresolved file ref: ([^\]\n]+)\]/g;
 const ATTACHMENT_HEADER = /^\[(?:File|Directory): (.+)\]$/;
@@ -21,9 +21,13 @@ export function displayUserText(text: string): string {
 /**
  * A saved conversation as transcript entries, all final: the user's `@` references shown as typed
  * (history holds their placeholders), attached files as one line each, every tool call as a card
- * with the result history kept. `idPrefix` keeps the ids apart from those of another load.
+ * with the result history kept (and, for a `task` call, its sub-agent from `subagents`). `idPrefix` keeps the ids apart from those of another load.
  */
-export function entriesFromHistory(items: readonly Item[], idPrefix: string): Entry[] {
+export function entriesFromHistory(
+  items: readonly Item[],
+  idPrefix: string,
+  subagents?: Readonly<Record<string, SubagentState>>,
+): Entry[] {
   const entries: Entry[] = [];
   const cardIndexByCall = new Map<string, number>();
   items.forEach((item, i) => {
@@ -62,6 +66,8 @@ export function entriesFromHistory(items: readonly Item[], idPrefix: string): En
             argumentsText: item.arguments,
             arguments: parseArguments(item.arguments),
             phase: "not_run",
+            // A `task` call's sub-agent, read back from its own log (`restoredSubagents`).
+            ...(subagents?.[item.callId] !== undefined && { subagent: subagents[item.callId] }),
           },
         });
         return;
@@ -97,4 +103,15 @@ export function parseArguments(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The tool results of the latest run: those after the last user message. */
+export function latestToolResults(history: readonly Item[]): ToolResultItem[] {
+  const results: ToolResultItem[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i] as Item;
+    if (item.type === "message" && item.role === "user") break;
+    if (item.type === "tool_result") results.push(item);
+  }
+  return results;
 }

@@ -213,9 +213,11 @@ describe("uiReducer", () => {
         }),
       }),
     );
+    // Given without the model's prices: counted, and known to have cost an unknown amount.
     expect(ended.usage).toEqual({
       total: { inputTokens: 30, outputTokens: 12, cacheReadInputTokens: 8 },
       lastInputTokens: 20,
+      unpriced: true,
     });
   });
 

@@ -1,9 +1,10 @@
 import type { Item } from "@yoake/llm-worker";
-import type { PodEvent } from "@yoake/pod";
+import type { ModelPrices, PodEvent } from "@yoake/pod";
 import { fallbackLabel } from "../../fallback-label.js";
 import { screenTextDeep } from "../../screen-text.js";
 import { cardResultOf, displayUserText, entriesFromHistory } from "./history-entries.js";
-import { foldTurnUsage, withLiveUsage } from "./session-usage.js";
+import type { RestoredSubagents } from "./restored-subagents.js";
+import { foldTurnUsage, restoredUsage, withLiveUsage } from "./session-usage.js";
 import { nextSubagentState } from "./subagent-state.js";
 import type { UiAction } from "./ui-action.js";
 import type { Entry, NoticeTone, ToolCardState, UiState } from "./ui-state.js";
@@ -25,7 +26,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 function reduce(state: UiState, action: UiAction): UiState {
   switch (action.type) {
     case "pod_event": {
-      const next = onPodEvent(state, action.event, action.at);
+      const next = onPodEvent(state, action.event, action.at, action.prices);
       return RESUMES_STREAM.has(action.event.type) ? withoutWait(next) : next;
     }
     case "busy": {
@@ -69,16 +70,31 @@ function reduce(state: UiState, action: UiAction): UiState {
       );
     case "notice":
       return notice(state, action.tone, action.text);
+    case "pod_gone":
+      // What was streaming will not end: it is kept as it stands, and the Pod is no longer busy.
+      return notice(
+        finishLive({
+          ...state,
+          gone: action.text,
+          busy: false,
+          permission: undefined,
+          runStartedAt: undefined,
+        }),
+        "error",
+        action.text,
+      );
     case "toggle_thinking":
       return { ...state, showThinking: !state.showThinking };
     case "queue_changed":
       return { ...state, queued: action.queued };
     case "session_cleared":
       return { ...state, usage: { total: {} } };
+    case "usage_restored":
+      return { ...state, usage: restoredUsage(action.usage, action.prices) };
     case "session_picker":
       return { ...state, sessionPicker: action.sessions };
     case "history_loaded": {
-      return appendHistory(notice(state, "muted", action.title), action.items);
+      return appendHistory(notice(state, "muted", action.title), action.items, action.subagents);
     }
   }
 }
@@ -86,7 +102,7 @@ function reduce(state: UiState, action: UiAction): UiState {
 /** What a card keeps of a running tool's output: more than it shows, so lines stay whole. */
 const PROGRESS_KEPT_CHARS = 4000;
 
-function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
+function onPodEvent(state: UiState, event: PodEvent, at: number, prices?: ModelPrices): UiState {
   switch (event.type) {
     case "run_start": {
       // Whether the Pod is busy is the controller's to say (`busy`), not this event's.
@@ -166,7 +182,7 @@ function onPodEvent(state: UiState, event: PodEvent, at: number): UiState {
     case "usage":
       return { ...state, usage: withLiveUsage(state.usage, event.usage) };
     case "turn_end": {
-      const ended = { ...state, usage: foldTurnUsage(state.usage, event.response.usage) };
+      const ended = { ...state, usage: foldTurnUsage(state.usage, event.response.usage, prices) };
       // A response cut short leaves blocks that will never complete; calls never sent in full never run.
       if (event.response.status === "completed") return ended;
       return mapLive(ended, (entry) => {
@@ -267,8 +283,8 @@ function withoutWait(state: UiState): UiState {
 }
 
 /** Items that entered history outside a run (notes), shown as they would be on resume. */
-function appendHistory(state: UiState, items: readonly Item[]): UiState {
-  const entries = entriesFromHistory(items, `h${state.nextId}.`);
+function appendHistory(state: UiState, items: readonly Item[], subagents?: RestoredSubagents): UiState {
+  const entries = entriesFromHistory(items, `h${state.nextId}.`, subagents);
   return { ...state, nextId: state.nextId + 1, live: [...state.live, ...entries] };
 }
 

@@ -78,10 +78,14 @@ export type Entry =
   | { kind: "notice"; id: string; tone: NoticeTone; text: string; done: true };
 
 /** What the session is doing, for the status bar and for which keys mean what. */
-export type Activity = "idle" | "running" | "awaiting_approval";
+export type Activity = "idle" | "running" | "awaiting_approval" | "disconnected";
 
-/** What the status bar shows: an approval asked for first, then whether the Pod is busy. */
-export function activityOf(state: Pick<UiState, "busy" | "permission">): Activity {
+/**
+ * What the status bar shows: a served Pod gone first (nothing else can happen then), then an
+ * approval asked for, then whether the Pod is busy.
+ */
+export function activityOf(state: Pick<UiState, "busy" | "permission" | "gone">): Activity {
+  if (state.gone !== undefined) return "disconnected";
   if (state.permission !== undefined) return "awaiting_approval";
   return state.busy ? "running" : "idle";
 }
@@ -104,6 +108,13 @@ export interface SessionUsage {
   live?: Usage;
   /** The prompt size of the latest response: how full the context window is. */
   lastInputTokens?: number;
+  /**
+   * USD of the finished responses, each at the prices of the model that gave it (`/model` may
+   * switch to one with other prices, or none known); absent while none was priced.
+   */
+  cost?: number;
+  /** Some finished response had no known prices: `cost` counts less than was spent. */
+  unpriced?: boolean;
 }
 
 /** Everything the UI renders, fed by Pod events and the user's actions through `uiReducer`. */
@@ -138,6 +149,8 @@ export interface UiState {
   sessionPicker?: readonly SessionSummary[];
   /** Prompts sent during the running turn, shown under the transcript until they are sent. */
   queued: readonly string[];
+  /** The served Pod this UI was attached to is gone (`yoake serve` stopped): why, and how to go on. */
+  gone?: string;
 }
 
 export const initialUiState: UiState = {
