@@ -75,11 +75,12 @@ export async function shellBed(options: ShellBedOptions = {}): Promise<ShellBed>
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
-  options.prepare?.({ base, project });
+  // The environment first: a `prepare` may plant files where it points (HOME).
   const env =
     typeof options.env === "function"
       ? options.env(base)
       : (options.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(base, "home") });
+  options.prepare?.({ base, project });
   const manifest = await loadManifest({
     cwd: project,
     env,
