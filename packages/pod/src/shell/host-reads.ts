@@ -168,9 +168,15 @@ export async function hostReads(
     if (root !== projectRoot) secrets.push(path.join(root, ".yoake"));
   secrets.push(path.join(projectRoot, SESSIONS_DIRECTORY));
   const expanded = reveal.map((p) => path.resolve(p));
+  // Toolchains are those of the home the commands get (`$HOME`: where PATH and the tools look);
+  // the password database's home, when another, is only hidden.
+  const toolchainHome = homes[0];
   return {
     homes,
-    reveal: [...homes.flatMap((home) => TOOLCHAIN_DIRS.map((dir) => path.join(home, dir))), ...expanded],
+    reveal: [
+      ...(toolchainHome === undefined ? [] : TOOLCHAIN_DIRS.map((dir) => path.join(toolchainHome, dir))),
+      ...expanded,
+    ],
     named: expanded,
     secrets: [...new Set(secrets)],
     sealed: [sessionKeyPath(env)],
