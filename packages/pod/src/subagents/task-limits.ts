@@ -17,7 +17,11 @@ export const DEFAULT_TASK_LIMITS: TaskLimits = {
   maxTurns: 20,
 };
 
-/** Counts children and hands out running slots in call order. */
+/**
+ * Counts children and hands out running slots in call order. A call counts against the session's
+ * allowance only if its child started: one refused before (a model it may not use, a depth past
+ * the limit, cancelled while it waited for a slot) gives its place back.
+ */
 export class TaskSlots {
   #started = 0;
   #running = 0;
@@ -25,8 +29,11 @@ export class TaskSlots {
 
   constructor(private readonly limits: TaskLimits) {}
 
-  /** Takes a slot (waiting for one), or throws when the session's allowance is spent. */
-  async acquire(signal: AbortSignal): Promise<() => void> {
+  /**
+   * Takes a slot (waiting for one), or throws when the session's allowance is spent. The returned
+   * function gives the slot back; `started: false` gives the allowance back too.
+   */
+  async acquire(signal: AbortSignal): Promise<(started?: boolean) => void> {
     if (this.#started >= this.limits.maxPerSession)
       throw new Error(
         `this session already started ${this.limits.maxPerSession} sub-agents, the most it may; do the rest yourself`,
@@ -41,6 +48,7 @@ export class TaskSlots {
           () => {
             const at = this.#waiting.indexOf(go);
             if (at >= 0) this.#waiting.splice(at, 1);
+            this.#started -= 1;
             reject(signal.reason);
           },
           { once: true },
@@ -48,9 +56,10 @@ export class TaskSlots {
       });
     this.#running += 1;
     let released = false;
-    return () => {
+    return (started = true) => {
       if (released) return;
       released = true;
+      if (!started) this.#started -= 1;
       this.#running -= 1;
       this.#waiting.shift()?.();
     };

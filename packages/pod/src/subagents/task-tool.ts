@@ -74,6 +74,8 @@ export function createTaskTool(parent: TaskParent): Tool {
     timeoutMs: 60 * 60 * 1000,
     execute: async (args, context) => {
       const release = await parent.slots.acquire(context.signal);
+      // A call refused before its child starts does not count against the session's allowance.
+      let started = false;
       try {
         const child = await parent.spawn({
           description: args.description,
@@ -96,6 +98,7 @@ export function createTaskTool(parent: TaskParent): Tool {
         };
         const report = (activity: SubagentActivity) =>
           parent.report(context.callId, args.description, activity);
+        started = true;
         report({ state: "started", sessionId: child.sessionId });
         const offs = [
           child.on("tool_start", ({ call }) =>
@@ -136,7 +139,7 @@ export function createTaskTool(parent: TaskParent): Tool {
               : "it was cancelled";
         throw new Error(`the sub-agent did not finish: ${why} ${link}`);
       } finally {
-        release();
+        release(started);
       }
     },
   });

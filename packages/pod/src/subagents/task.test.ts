@@ -137,6 +137,27 @@ describe("the task tool", () => {
     await pod.close();
   });
 
+  it("a call refused before its child starts does not count against the session's allowance", async () => {
+    const { open, mock } = bed();
+    // Two writing children are refused (writes need approval here), then a read-only one starts.
+    const calls = [
+      task("CHILD fix one", { write: true }, "toolu_1"),
+      task("CHILD fix two", { write: true }, "toolu_2"),
+      task("CHILD read it", {}, "toolu_3"),
+    ];
+    mock.setHandler((request): MockReply => {
+      if (isChild(request)) return answer("done");
+      return calls[results(request).length] ?? answer("ok");
+    });
+    const pod = await open({ taskLimits: { maxRunning: 1, maxPerSession: 1, maxDepth: 1, maxTurns: 5 } });
+    await pod.run("fix it");
+    const last = results(mock.requests.at(-1) as RecordedRequest);
+    expect(last.map((result) => result.is_error === true)).toEqual([true, true, false]);
+    expect(last[2]?.content).toMatch(/^done/);
+    expect(mock.requests.filter(isChild)).toHaveLength(1);
+    await pod.close();
+  });
+
   it("refuses writes the parent could only make with the user's approval", async () => {
     const { open, mock } = bed();
     mock.enqueue(task("CHILD fix it", { write: true }), answer("ok"));
