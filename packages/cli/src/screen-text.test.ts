@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { screenText, screenTextDeep } from "./screen-text.js";
+import { screenJson, screenText, screenTextDeep } from "./screen-text.js";
 
 const ESC = "\x1b";
 const BEL = "\x07";
@@ -95,5 +95,16 @@ describe("screenTextDeep", () => {
   it("returns class instances as they are", () => {
     const when = new Date(0);
     expect(screenTextDeep({ when }).when).toBe(when);
+  });
+});
+
+describe("screenJson", () => {
+  it("escapes what a terminal acts on and JSON leaves raw, and parses back to the same data", () => {
+    const value = { text: "a\u009b31mred\u202eevil\u007f\x1b]0;t\x07 日本 🎉", list: ["\u0085", "ok"] };
+    const line = screenJson(value);
+    expect(line).not.toMatch(CONTROL);
+    expect(line).toContain("\\u009b");
+    expect(line).toContain("\\u202e");
+    expect(JSON.parse(line)).toEqual(value);
   });
 });

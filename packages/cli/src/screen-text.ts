@@ -42,6 +42,21 @@ function deep(value: unknown): unknown {
   return copy;
 }
 
+/**
+ * `value` as one line of JSON that is also safe on a terminal: the same data, with DEL, the C1
+ * controls and the bidi overrides written as `\u` escapes too (JSON escapes only C0 itself). A
+ * script parsing the line reads exactly what `JSON.stringify` would give it.
+ */
+export function screenJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    JSON_UNSAFE,
+    (found) => `\\u${found.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+// What JSON.stringify leaves raw that a terminal acts on (it appears only inside strings).
+const JSON_UNSAFE = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
 // The characters `screenText` replaces (see there); a CR with the LF after it, if any.
 const UNSAFE_CLASS = "\\r\\n?|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]";
 const UNSAFE = new RegExp(UNSAFE_CLASS);

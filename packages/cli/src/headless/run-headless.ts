@@ -12,7 +12,7 @@ import type {
 import { RunCostMeter } from "@yoake/pod";
 import { ExitCode, type ExitCodeValue } from "../cli-error.js";
 import type { CliIO, OutputStream } from "../io.js";
-import { screenText } from "../screen-text.js";
+import { screenJson, screenText } from "../screen-text.js";
 import type { OutputFormat } from "./output-format.js";
 import { reportProgress } from "./progress.js";
 import { type DeniedCall, failureOf, runSummary, type SummaryModel } from "./run-summary.js";
@@ -178,10 +178,10 @@ export async function runHeadless(
   if (options.format === "text") {
     if (result.status === "finished")
       io.stdout.write(
-        screenText(options.output ? `${JSON.stringify(result.output)}\n` : withNewline(result.text)),
+        options.output ? `${screenJson(result.output)}\n` : screenText(withNewline(result.text)),
       );
   } else {
-    io.stdout.write(`${JSON.stringify(summary)}\n`);
+    io.stdout.write(`${screenJson(summary)}\n`);
   }
   if (unanswerable !== undefined) {
     stderr.write(`yoake: ${unanswerable}\n`);

@@ -1,6 +1,7 @@
 import type { Item } from "@yoake/llm-worker";
 import type { PodEvent } from "@yoake/pod";
 import { toWireEvent, type WireEvent } from "@yoake/pod/protocol";
+import { screenJson } from "../screen-text.js";
 
 /**
  * The JSON line `--output-format stream-json` prints for one Pod event: the event exactly as the
@@ -15,5 +16,5 @@ export function streamEventLine(event: PodEvent, history: () => readonly Item[])
 
 /** The line for an event already in its wire form (a fleet run's stored events). */
 export function wireEventLine(wire: WireEvent): string {
-  return `${JSON.stringify(wire)}\n`;
+  return `${screenJson(wire)}\n`;
 }
