@@ -33,9 +33,20 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     )
     .option(
       "--job-expire <seconds>",
-      "how long a run may take before the queue hands it to another worker",
+      "how long a worker may go unheard (it dies, or loses the database) before its runs go to another worker, whatever the run's --timeout",
       positiveInteger,
-      900,
+      30,
+    )
+    .option(
+      "--db-retry <seconds>",
+      "how long a statement is retried while the database restarts, is stopped or has no connection free, before the run's step fails",
+      positiveInteger,
+      120,
+    )
+    .option(
+      "--db-connections <n>",
+      "the most connections of this worker's pool (default 2 + concurrency, at most 10; the worker holds concurrency + 3 more: see the fleet README)",
+      positiveInteger,
     )
     .option(
       "--allow-path <dir>",
@@ -45,7 +56,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     )
     .addHelpText(
       "after",
-      "\nRuns see their own tree only: the worker's home, the repository cache, Yoake's state and the\ndatabase's sockets are hidden from their commands, and the database's URL is in no run's\nenvironment. Who may submit and what a run can reach: packages/fleet/README.md, \"Trust boundary\".",
+      "\nA worker says every --job-expire/4 which runs it holds; a run nobody has heard from for\n--job-expire goes to another worker. While the database restarts, is stopped or is full, each\nstatement is retried for --db-retry. Connections: packages/fleet/README.md, \"Connections\".\n\nRuns see their own tree only: the worker's home, the repository cache, Yoake's state and the\ndatabase's sockets are hidden from their commands, and the database's URL is in no run's\nenvironment. Who may submit and what a run can reach: packages/fleet/README.md, \"Trust boundary\".",
     )
     .action(async (options: WorkerOptions) => {
       const { startFleetWorker } = await import("@yoake/fleet");
@@ -59,6 +70,9 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
           concurrency: options.concurrency,
           providerLimit: options.providerLimit,
           leaseMs: options.lease * 1000,
+          jobExpireMs: options.jobExpire * 1000,
+          databaseRetryMs: options.dbRetry * 1000,
+          ...(options.dbConnections !== undefined && { maxConnections: options.dbConnections }),
           allowPaths,
           env: io.env,
           log: (line) => io.stderr.write(`yoake worker: ${line}\n`),
@@ -140,17 +154,25 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
         FleetClient.connect(db(options.db)),
       );
       try {
+        const now = await client.database.now();
         for (const run of await client.runs.list()) {
           if (options.json === true) {
             io.stdout.write(`${JSON.stringify(run)}\n`);
             continue;
           }
+          // A run held or waiting: how long since its worker (or its queueing) was last heard from.
+          const silent =
+            (run.state === "running" || run.state === "queued") && run.heardAt !== undefined
+              ? `heard ${Math.max(0, Math.round((now.getTime() - run.heardAt.getTime()) / 1000))} s ago  `
+              : "";
           const detail =
             run.state === "paused"
               ? `waits on ${run.permission?.tool} call ${run.permission?.callId}`
               : (run.result?.branch ??
                 (run.result?.patch !== undefined ? "a patch: yoake patch <run>" : (run.result?.error ?? "")));
-          io.stdout.write(`${run.id}  ${run.state.padEnd(9)} ${run.createdAt.toISOString()}  ${detail}\n`);
+          io.stdout.write(
+            `${run.id}  ${run.state.padEnd(9)} ${run.createdAt.toISOString()}  ${silent}${detail}\n`,
+          );
         }
         exit(ExitCode.ok);
       } finally {
@@ -216,6 +238,9 @@ interface WorkerOptions {
   concurrency: number;
   providerLimit: number;
   lease: number;
+  jobExpire: number;
+  dbRetry: number;
+  dbConnections?: number;
   allowPath: string[];
 }
 

@@ -18,7 +18,8 @@ const RUN_COST = (2 * (1000 * 2 + 100 * 10)) / 1_000_000;
 beforeAll(async () => {
   bed = await startFleetBed();
   ({ url, client } = await bed.database("fleet"));
-  for (let i = 0; i < 3; i += 1) workers.push(bed.startWorker(url, "--concurrency", "2", "--lease", "3"));
+  for (let i = 0; i < 3; i += 1)
+    workers.push(bed.startWorker(url, "--concurrency", "2", "--lease", "3", "--job-expire", "5"));
 }, 120_000);
 
 afterAll(async () => {

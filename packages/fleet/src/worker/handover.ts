@@ -13,6 +13,7 @@ export class Handover {
   #writer: SessionWriter | undefined;
   #pod: Pod | undefined;
   #stopped = false;
+  #lost = false;
   readonly store: SessionStore;
 
   constructor(sessions: SessionStore) {
@@ -40,14 +41,23 @@ export class Handover {
     return this.#stopped;
   }
 
+  /**
+   * Whether the run was stopped because another worker took it over (this one was not heard from
+   * for too long): it is not queued again, and nothing of it is stored as the run's.
+   */
+  get lost(): boolean {
+    return this.#lost;
+  }
+
   /** The run's Pod, once made (a stop before that closes its writer when it comes). */
   attach(pod: Pod): void {
     this.#pod = pod;
     if (this.#stopped) void this.#stop();
   }
 
-  /** Ends the run where it is without a word in its log. */
-  stop(): void {
+  /** Ends the run where it is without a word in its log; `lost`: it was taken over. */
+  stop(lost = false): void {
+    if (lost) this.#lost = true;
     if (this.#stopped) return;
     this.#stopped = true;
     void this.#stop();

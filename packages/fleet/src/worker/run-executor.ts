@@ -1,8 +1,8 @@
 import type { PodRunResult } from "@yoake/pod";
 import { Pod, RunCostMeter } from "@yoake/pod";
 import { toWireEvent } from "@yoake/pod/protocol";
-import type pg from "pg";
 import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
+import type { Queryable } from "../database/retry.js";
 import { RunEventWriter } from "../runs/run-events.js";
 import type { PendingPermission, RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
@@ -21,10 +21,18 @@ export type Execution =
   | { kind: "paused"; permission: PendingPermission }
   | { kind: "rate_limited"; retryAfterSeconds: number }
   /** The worker stops: the run was ended where it was, for the next worker to continue. */
-  | { kind: "stopped" };
+  | { kind: "stopped" }
+  /**
+   * Another worker took the run over while this one was not heard from (it lost the database):
+   * this one ended it where it was and stores and delivers nothing of it.
+   */
+  | { kind: "lost" };
 
 export interface ExecutorContext {
-  pool: pg.Pool;
+  /** This worker (`host:pid`): it changes a run only while it holds it. */
+  worker: string;
+  /** Queries retried while the database is away (the worker's `--db-retry`). */
+  queries: Queryable;
   runs: RunTable;
   sessions: PostgresSessionStore;
   blobs: PostgresBlobStore;
@@ -64,15 +72,18 @@ export async function executeRun(
   try {
     const ran = await runPod(run, context, workspace, handover);
     podClosed();
+    if (ran.kind === "lost" || handover.lost) return { kind: "lost" };
     if (ran.kind !== "ended") {
       const saved = await workspace.save();
-      if (saved !== undefined) await context.runs.keepWorkspace(run.id, saved);
+      if (saved !== undefined) await context.runs.keepWorkspace(run.id, context.worker, saved);
       // Only now may an approval queue it for another worker.
-      if (ran.kind === "paused") await context.runs.pause(run.id, ran.permission);
+      if (ran.kind === "paused") await context.runs.pause(run.id, context.worker, ran.permission);
       return ran;
     }
-    // Only a finished run's changes are delivered.
+    // Only a finished run's changes are delivered, and only by the worker that holds it: one
+    // that lost the database and came back after the run was taken over pushes nothing.
     if (ran.outcome.status !== "finished") return ran;
+    if (!(await context.runs.holds(run.id, context.worker))) return { kind: "lost" };
     const delivered = await workspace.deliver(run.id);
     return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
   } finally {
@@ -99,7 +110,7 @@ async function runPod(
   });
   handover.attach(pod);
   // A run stores events only after its session is recorded: one without a session has none yet.
-  const events = await RunEventWriter.open(context.pool, run.id, run.sessionId === undefined);
+  const events = new RunEventWriter(context.queries, run.id);
   const cost = new RunCostMeter(pod.manifest.model);
   const history = () => pod.history;
   const stopListening = pod.listen((event) => {
@@ -114,7 +125,13 @@ async function runPod(
     return context.runs.addCost(run.id, cost.costUsd);
   };
   try {
-    if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId, workspace.base);
+    if (
+      run.sessionId === undefined &&
+      !(await context.runs.setSession(run.id, context.worker, pod.sessionId, workspace.base))
+    ) {
+      await settle();
+      return { kind: "lost" };
+    }
     // A stop (the worker's) ends the run where it is: a failure it caused is not the run's.
     const result = handover.stopped
       ? undefined
