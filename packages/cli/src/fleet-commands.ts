@@ -44,6 +44,12 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
       120,
     )
     .option(
+      "--git-retry <seconds>",
+      "how long a fetch or push is retried while the run's repository cannot be reached; a permanent failure (no such repository, refused credentials) fails the run at once",
+      positiveInteger,
+      120,
+    )
+    .option(
       "--db-connections <n>",
       "the most connections of this worker's pool (default 2 + concurrency, at most 10; the worker holds concurrency + 3 more: see the fleet README)",
       positiveInteger,
@@ -72,6 +78,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
           leaseMs: options.lease * 1000,
           jobExpireMs: options.jobExpire * 1000,
           databaseRetryMs: options.dbRetry * 1000,
+          gitRetryMs: options.gitRetry * 1000,
           ...(options.dbConnections !== undefined && { maxConnections: options.dbConnections }),
           allowPaths,
           env: io.env,
@@ -240,6 +247,7 @@ interface WorkerOptions {
   lease: number;
   jobExpire: number;
   dbRetry: number;
+  gitRetry: number;
   dbConnections?: number;
   allowPath: string[];
 }

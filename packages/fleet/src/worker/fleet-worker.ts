@@ -43,6 +43,11 @@ export interface FleetWorkerOptions {
    * than `jobExpireMs` is taken over by another worker meanwhile; this one then drops it.
    */
   databaseRetryMs?: number;
+  /**
+   * How long a fetch or push is tried again while the run's repository cannot be reached (default
+   * 120 s); a permanent failure (no such repository, refused credentials) fails the run at once.
+   */
+  gitRetryMs?: number;
   /** The most connections of this process's pool (default 2 + concurrency, at most 10). */
   maxConnections?: number;
   /** Told what the worker does, one line each (`yoake worker` prints them on stderr). */
@@ -66,6 +71,7 @@ export interface FleetWorker {
 const DEFAULT_LEASE_MS = 10_000;
 export const DEFAULT_JOB_EXPIRE_MS = 30_000;
 export const DEFAULT_DATABASE_RETRY_MS = 120_000;
+export const DEFAULT_GIT_RETRY_MS = 120_000;
 /** Runs of one lane whose changes are being delivered while it runs the next. */
 const MAX_DELIVERING = 4;
 /**
@@ -91,6 +97,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const jobExpireMs = options.jobExpireMs ?? DEFAULT_JOB_EXPIRE_MS;
   // Told once per outage, not at every retry.
   let waitingSince: number | undefined;
+  let gitWaitingSince: number | undefined;
   const retry: RetryPolicy = {
     retryMs: options.databaseRetryMs ?? DEFAULT_DATABASE_RETRY_MS,
     onRetry: (error) => {
@@ -115,6 +122,14 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   );
   const context = {
     worker: id,
+    gitRetry: {
+      retryMs: options.gitRetryMs ?? DEFAULT_GIT_RETRY_MS,
+      onRetry: (error: Error) => {
+        if (gitWaitingSince !== undefined && Date.now() - gitWaitingSince < 10_000) return;
+        gitWaitingSince = Date.now();
+        log(`a repository cannot be reached (${error.message.split("\n")[0]}): retrying`);
+      },
+    },
     repositories,
     queries,
     runs,
@@ -182,6 +197,11 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       else if (execution.kind === "stopped") {
         await requeue(runId, run.spec.timeoutSeconds, 0);
         log(`run ${runId}: handed over (this worker stops)`);
+      } else if (execution.kind === "undelivered") {
+        await requeue(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
+        log(
+          `run ${runId}: its branch could not be pushed (${execution.reason}): changes kept, again in ${execution.retryAfterSeconds} s`,
+        );
       } else if (execution.kind === "rate_limited") {
         await requeue(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
         log(`run ${runId}: rate limited, again in ${execution.retryAfterSeconds} s`);

@@ -2,10 +2,11 @@ import type { PodRunResult } from "@yoake/pod";
 import { Pod, RunCostMeter } from "@yoake/pod";
 import { toWireEvent } from "@yoake/pod/protocol";
 import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
-import type { Queryable } from "../database/retry.js";
+import type { Queryable, RetryPolicy } from "../database/retry.js";
 import { RunEventWriter } from "../runs/run-events.js";
 import type { PendingPermission, RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
+import { isTransientGitFailure } from "./git-retry.js";
 import { Handover } from "./handover.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
@@ -20,6 +21,11 @@ export type Execution =
   | { kind: "ended"; outcome: RunOutcome }
   | { kind: "paused"; permission: PendingPermission }
   | { kind: "rate_limited"; retryAfterSeconds: number }
+  /**
+   * Its branch could not be pushed (the repository unreachable for the whole git retry time): its
+   * changes are kept in its record, and it is queued again to deliver them.
+   */
+  | { kind: "undelivered"; retryAfterSeconds: number; reason: string }
   /** The worker stops: the run was ended where it was, for the next worker to continue. */
   | { kind: "stopped" }
   /**
@@ -45,7 +51,16 @@ export interface ExecutorContext {
   shellHide: readonly string[];
   /** Where runs on a `repo` get their working trees. */
   repositories: RepositoryCache;
+  /** How long fetches and pushes are retried while the repository cannot be reached. */
+  gitRetry: RetryPolicy;
 }
+
+/**
+ * How long an undelivered run waits in the queue before a worker tries its push again: a quarter
+ * of the git retry time, from 1 s to 30 s.
+ */
+const redeliverAfterSeconds = (gitRetry: RetryPolicy) =>
+  Math.min(30, Math.max(1, Math.ceil(gitRetry.retryMs / 4000)));
 
 /**
  * Runs (or continues) one run in a Pod whose session and blobs are in the database. `run.spec` is
@@ -68,7 +83,13 @@ export async function executeRun(
   podClosed: () => void = () => undefined,
   handover: Handover = new Handover(context.sessions),
 ): Promise<Execution> {
-  const workspace = await prepareWorkspace(run.spec, context.repositories, run.createdAt, run.workspace);
+  const workspace = await prepareWorkspace(
+    run.spec,
+    context.repositories,
+    run.createdAt,
+    run.workspace,
+    context.gitRetry,
+  );
   try {
     const ran = await runPod(run, context, workspace, handover);
     podClosed();
@@ -84,8 +105,21 @@ export async function executeRun(
     // that lost the database and came back after the run was taken over pushes nothing.
     if (ran.outcome.status !== "finished") return ran;
     if (!(await context.runs.holds(run.id, context.worker))) return { kind: "lost" };
-    const delivered = await workspace.deliver(run.id);
-    return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
+    try {
+      const delivered = await workspace.deliver(run.id);
+      return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
+    } catch (error) {
+      if (!isTransientGitFailure(error)) throw error;
+      // The run's work is not lost with its tree: kept in its record (the commit included), for
+      // the worker that delivers it once the repository is back (its log says it finished).
+      const saved = await workspace.save();
+      if (saved !== undefined) await context.runs.keepWorkspace(run.id, context.worker, saved);
+      return {
+        kind: "undelivered",
+        retryAfterSeconds: redeliverAfterSeconds(context.gitRetry),
+        reason: (error as Error).message.split("\n")[0] as string,
+      };
+    }
   } finally {
     await workspace.dispose();
   }

@@ -1,7 +1,9 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { RetryPolicy } from "../database/retry.js";
 import type { RunSpec, SavedWorkspace } from "../runs/run-record.js";
 import { gitScript, NOTHING_TO_DO } from "./git.js";
+import { retryGit } from "./git-retry.js";
 import type { RepositoryCache, RunTree } from "./repository-cache.js";
 
 /** The directory a run works in, and what to do with its changes at the end. */
@@ -32,13 +34,15 @@ export interface Workspace {
  * A working tree of the run's repository at its ref as it was at some moment after the run was
  * submitted (from the worker's repository cache), or the tree an earlier attempt `saved` (its
  * commit, its changes applied), or the shared path the run names. `.yoake/` (a Pod's own data) is
- * never committed.
+ * never committed. Fetches and pushes that fail because the remote cannot be reached are tried
+ * again for `gitRetry` (`retryGit`); a permanent failure fails at once, in git's words.
  */
 export async function prepareWorkspace(
   spec: RunSpec,
   cache: RepositoryCache,
   submittedAt?: Date,
   saved?: SavedWorkspace,
+  gitRetry: RetryPolicy = { retryMs: 0 },
 ): Promise<Workspace> {
   if (spec.repo === undefined) {
     const dir = spec.path as string;
@@ -51,17 +55,17 @@ export async function prepareWorkspace(
     };
   }
   const repo = spec.repo;
-  const tree =
-    saved === undefined
-      ? await cache.checkout(repo, spec.ref, submittedAt)
-      : await restore(repo, saved, cache);
+  const tree = await retryGit(
+    () => (saved === undefined ? cache.checkout(repo, spec.ref, submittedAt) : restore(repo, saved, cache)),
+    gitRetry,
+  );
   const deliver = async (runId: string): Promise<{ branch?: string; patch?: string }> => {
     if (spec.patchOnly === true) return patchOf(tree.dir);
     if ((await gitScript(tree.dir, `${STAGE}\n${COMMIT}`, [message(runId, spec)])) === undefined) return {};
     // The tree's HEAD is detached: the file holds the commit.
     const commit = (await readFile(join(tree.dir, ".git", "HEAD"), "utf8")).trim();
     const branch = `yoake/${runId}`;
-    await cache.push(repo, tree, commit, branch);
+    await retryGit(() => cache.push(repo, tree, commit, branch), gitRetry);
     return { branch };
   };
   const save = async (): Promise<SavedWorkspace> => {
