@@ -186,4 +186,30 @@ describe("the fleet under faults of its own parts", () => {
       bed.latencyMs = 0;
     }
   }, 120_000);
+
+  it("names the branch an earlier attempt pushed when its worker died before storing the result", async () => {
+    const { url, client } = await bed.database("pushed_then_died");
+    bed.startWorker(url, ...WORKER_ARGS);
+    const [id] = await submitBatch(client, "pushed", 1);
+    const first = await waitForRun(client, id as string, ended);
+    expect(first.result?.branch).toBe(`yoake/${id}`);
+    // As if its worker had died right after the push: the branch is there, the log finished, the
+    // record still running on a worker nobody hears from, no result and no kept tree.
+    await client.database.pool.query(
+      `UPDATE yoake_runs SET state = 'running', result = NULL, worker = 'gone:1',
+          heard_at = now() - interval '1 hour' WHERE id = $1`,
+      [id],
+    );
+    const asked = bed.provider.requests.length;
+    const run = await waitForRun(client, id as string, ended);
+    expect(run.result).toMatchObject({
+      status: "finished",
+      branch: `yoake/${id}`,
+      answer: "wrote pushed-0.txt",
+    });
+    expect(run.attempts).toBe(2);
+    expect(bed.branchFile(`yoake/${id}`, "pushed-0.txt")).toBe("made for pushed-0.txt\n");
+    // Nothing asked again: the log said the run had finished.
+    expect(bed.provider.requests.length).toBe(asked);
+  }, 120_000);
 });

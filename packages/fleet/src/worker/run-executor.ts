@@ -18,7 +18,11 @@ import { prepareWorkspace, type Workspace } from "./workspace.js";
  * a handover to the next worker (this one stops).
  */
 export type Execution =
-  | { kind: "ended"; outcome: RunOutcome }
+  /**
+   * `finishedBefore`: the log already held the run's end (an earlier attempt finished and its
+   * worker died, was taken over, or could not push before its result was stored).
+   */
+  | { kind: "ended"; outcome: RunOutcome; finishedBefore?: boolean }
   | { kind: "paused"; permission: PendingPermission }
   | { kind: "rate_limited"; retryAfterSeconds: number }
   /**
@@ -106,6 +110,10 @@ export async function executeRun(
     if (ran.outcome.status !== "finished") return ran;
     if (!(await context.runs.holds(run.id, context.worker))) return { kind: "lost" };
     try {
+      // Delivery and result as one idempotent step: an earlier attempt that pushed the branch
+      // and died before storing its result left the branch, which the result then names.
+      const earlier = ran.finishedBefore === true ? await workspace.delivered(run.id) : {};
+      if (earlier.branch !== undefined) return { kind: "ended", outcome: { ...ran.outcome, ...earlier } };
       const delivered = await workspace.deliver(run.id);
       return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
     } catch (error) {
@@ -197,6 +205,7 @@ async function runPod(
         turns: result.turns,
         ...(totalCost !== undefined && { costUsd: totalCost }),
       },
+      ...(FINISHED_BEFORE.has(result) && { finishedBefore: true }),
     };
   } finally {
     stopListening();
@@ -221,6 +230,9 @@ async function converse(pod: Pod, run: RunRecord): Promise<PodRunResult> {
   return result;
 }
 
+/** Results made up from a log that already held the run's end (no model was asked). */
+const FINISHED_BEFORE = new WeakSet<PodRunResult>();
+
 /**
  * A new run sends its prompt (as does one whose first attempt ended before its prompt was logged);
  * a continued one resumes where its log stopped.
@@ -234,8 +246,11 @@ async function start(pod: Pod, run: RunRecord): Promise<PodRunResult> {
     const last = [...pod.history]
       .reverse()
       .find((item) => item.type === "message" && item.role === "assistant");
-    if (/no paused run/.test((error as Error).message) && last?.type === "message")
-      return { status: "finished", text: last.text, usage: {}, turns: 0 } as unknown as PodRunResult;
+    if (/no paused run/.test((error as Error).message) && last?.type === "message") {
+      const result = { status: "finished", text: last.text, usage: {}, turns: 0 } as unknown as PodRunResult;
+      FINISHED_BEFORE.add(result);
+      return result;
+    }
     throw error;
   }
 }

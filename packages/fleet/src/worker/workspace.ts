@@ -21,6 +21,8 @@ export interface Workspace {
    * when the run asked for a patch). Returns nothing when nothing changed.
    */
   deliver(runId: string): Promise<{ branch?: string; patch?: string }>;
+  /** The run's branch, if an earlier attempt delivered it already (it is in the repository). */
+  delivered(runId: string): Promise<{ branch?: string }>;
   /**
    * The tree as it is now, for the worker that continues the run (`prepareWorkspace`'s `saved`);
    * nothing for a shared path, which every worker sees as it is.
@@ -50,6 +52,14 @@ export async function prepareWorkspace(
       dir,
       readable: [],
       deliver: (runId) => commitOnBranch(dir, runId, spec),
+      delivered: async (runId) =>
+        (await gitScript(
+          dir,
+          `git rev-parse --verify --quiet "refs/heads/$1" >/dev/null || exit ${NOTHING_TO_DO}`,
+          [`yoake/${runId}`],
+        )) === undefined
+          ? {}
+          : { branch: `yoake/${runId}` },
       save: async () => undefined,
       dispose: async () => undefined,
     };
@@ -68,6 +78,15 @@ export async function prepareWorkspace(
     await retryGit(() => cache.push(repo, tree, commit, branch), gitRetry);
     return { branch };
   };
+  const delivered = async (runId: string): Promise<{ branch?: string }> => {
+    if (spec.patchOnly === true) return {};
+    const branch = `yoake/${runId}`;
+    const listed = await retryGit(
+      () => gitScript(tree.dir, 'git ls-remote --heads -- "$1" "$2"', [repo, `refs/heads/${branch}`]),
+      gitRetry,
+    );
+    return (listed ?? "").trim() === "" ? {} : { branch };
+  };
   const save = async (): Promise<SavedWorkspace> => {
     const patch = await gitScript(tree.dir, `${STAGE}\ngit diff --cached --binary "$1"`, [tree.commit]).catch(
       (error: Error) => {
@@ -81,6 +100,7 @@ export async function prepareWorkspace(
     base: tree.commit,
     readable: [tree.objectStore],
     deliver,
+    delivered,
     save,
     dispose: tree.dispose,
   };
