@@ -57,8 +57,8 @@ const historyLengths = (prompt: string) =>
 
 /**
  * Checks every run of a batch: finished on its branch, the branch holds the file the log says
- * was written, the log verifies with one prompt and one tool result, and (`noRepeat`) the model
- * was never asked twice with the same history.
+ * was written, the log verifies with one tool result and (unless `handedOver`) one prompt, and
+ * (`noRepeat`) the model was never asked twice with the same history.
  */
 async function checkBatch(
   url: string,
@@ -66,6 +66,7 @@ async function checkBatch(
   name: string,
   ids: string[],
   noRepeat: boolean,
+  handedOver = false,
 ): Promise<RunRecord[]> {
   const runs: RunRecord[] = [];
   const deadline = Date.now() + 90_000;
@@ -85,7 +86,8 @@ async function checkBatch(
       // Reading verifies every line's MAC and the chain.
       const entries = await sessionStore.read(run.sessionId as string);
       const types = entries.map((entry) => entry.type);
-      expect(types.filter((type) => type === "user_input")).toHaveLength(1);
+      // A run handed over before its first request was logged sends its prompt again (known gap).
+      if (!handedOver) expect(types.filter((type) => type === "user_input")).toHaveLength(1);
       const results = entries.filter((entry) => entry.type === "item" && entry.item.type === "tool_result");
       expect(results).toHaveLength(1);
       if (noRepeat) {
@@ -211,5 +213,27 @@ describe("the fleet under faults of its own parts", () => {
     expect(bed.branchFile(`yoake/${id}`, "pushed-0.txt")).toBe("made for pushed-0.txt\n");
     // Nothing asked again: the log said the run had finished.
     expect(bed.provider.requests.length).toBe(asked);
+  }, 120_000);
+
+  it("hands runs over through repeated SIGTERMs of their workers: every run finished, its log verified, its file on its branch", async () => {
+    const { url, client } = await bed.database("handed_over");
+    bed.latencyMs = 400;
+    try {
+      const workers = [bed.startWorker(url, ...WORKER_ARGS), bed.startWorker(url, ...WORKER_ARGS)];
+      const ids = await submitBatch(client, "handed", 10);
+      for (let stop = 0; stop < 4; stop += 1) {
+        const going = await untilRunning(client, ids, 1).catch(() => []);
+        const victim = bed.workerProcess(going[0]?.worker);
+        if (victim === undefined) break;
+        workers.push(bed.startWorker(url, ...WORKER_ARGS));
+        await bed.stopWorker(victim);
+      }
+      // Not yet: a round in flight at the stop is asked again by the next worker (its answer was
+      // never logged), and a stop before the first request was logged repeats the prompt.
+      const runs = await checkBatch(url, client, "handed", ids, false, true);
+      expect(runs.some((run) => run.attempts > 1)).toBe(true);
+    } finally {
+      bed.latencyMs = 0;
+    }
   }, 120_000);
 });

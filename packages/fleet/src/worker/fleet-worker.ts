@@ -4,9 +4,11 @@ import { SessionLogError } from "@yoake/pod";
 import type PgBoss from "pg-boss";
 import { listenFor } from "../database/notifications.js";
 import { type RetryPolicy, retryTransient } from "../database/retry.js";
+import { isTransient } from "../database/transient.js";
 import { RUN_QUEUE, RUNS_QUEUED_CHANNEL, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
+import { isTransientGitFailure } from "./git-retry.js";
 import { Handover } from "./handover.js";
 import { ProviderSlots } from "./provider-slots.js";
 import { RepositoryCache } from "./repository-cache.js";
@@ -221,6 +223,23 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       }
       if (handover.lost) {
         log(`run ${runId}: taken over by another worker while this one was not heard from; dropped`);
+        return;
+      }
+      // Only a permanent failure fails a run. Its repository unreachable for longer than
+      // --git-retry: queued again for later; the database away for longer than --db-retry: the
+      // run is left to the sweep (no one hears from it now).
+      if (isTransientGitFailure(error)) {
+        const later = Math.min(30, Math.max(1, Math.ceil(context.gitRetry.retryMs / 4000)));
+        await requeue(runId, run.spec.timeoutSeconds, later);
+        log(
+          `run ${runId}: its repository cannot be reached (${(error as Error).message.split("\n")[0]}): again in ${later} s`,
+        );
+        return;
+      }
+      if (isTransient(error)) {
+        log(
+          `run ${runId}: the database was away too long (${(error as Error).message}): it goes back to the queue`,
+        );
         return;
       }
       const stored = await runs.finish(runId, id, { status: "failed", error: (error as Error).message });

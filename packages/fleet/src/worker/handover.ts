@@ -19,6 +19,9 @@ export class Handover {
   constructor(sessions: SessionStore) {
     const keep = (writer: SessionWriter) => {
       this.#writer = writer;
+      // A log made after the stop (a new session appears with its first entry) is closed at
+      // once: nothing of the stopped run, its cancellation least of all, may reach it.
+      if (this.#stopped) void writer.close().catch(() => undefined);
       return writer;
     };
     this.store = {

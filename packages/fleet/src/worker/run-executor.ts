@@ -1,5 +1,5 @@
 import type { PodRunResult } from "@yoake/pod";
-import { Pod, RunCostMeter } from "@yoake/pod";
+import { Pod, RunCostMeter, SessionLogError } from "@yoake/pod";
 import { toWireEvent } from "@yoake/pod/protocol";
 import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
 import type { Queryable, RetryPolicy } from "../database/retry.js";
@@ -129,7 +129,15 @@ export async function executeRun(
       };
     }
   } finally {
-    await workspace.dispose();
+    // A tree that cannot be deleted now (a stopped run's command still writing in it) is the
+    // cache's leftover, not the run's failure.
+    await workspace
+      .dispose()
+      .catch(() =>
+        new Promise((resolve) => setTimeout(resolve, 500)).then(() =>
+          workspace.dispose().catch(() => undefined),
+        ),
+      );
   }
 }
 
@@ -140,15 +148,25 @@ async function runPod(
   workspace: Workspace,
   handover: Handover,
 ): Promise<Execution> {
-  const pod = await Pod.create({
-    cwd: workspace.dir,
-    env: context.env,
-    overrides: runOverrides(run.spec, workspace.readable),
-    projectTrust: "refuse",
-    shellHide: context.shellHide,
-    sessionStore: handover.store,
-    blobStore: context.blobs,
-    session: run.sessionId ?? "new",
+  const createPod = (session: string) =>
+    Pod.create({
+      cwd: workspace.dir,
+      env: context.env,
+      overrides: runOverrides(run.spec, workspace.readable),
+      projectTrust: "refuse",
+      shellHide: context.shellHide,
+      sessionStore: handover.store,
+      blobStore: context.blobs,
+      session,
+    });
+  // A session is made with its first entry: a run handed over before that has an id and no log,
+  // so it starts afresh (nothing of it was logged, so nothing was done).
+  let sessionId = run.sessionId;
+  const pod = await createPod(sessionId ?? "new").catch((error: unknown) => {
+    if (sessionId === undefined || !(error instanceof SessionLogError && error.kind === "not_found"))
+      throw error;
+    sessionId = undefined;
+    return createPod("new");
   });
   handover.attach(pod);
   // A run stores events only after its session is recorded: one without a session has none yet.
@@ -168,7 +186,7 @@ async function runPod(
   };
   try {
     if (
-      run.sessionId === undefined &&
+      sessionId === undefined &&
       !(await context.runs.setSession(run.id, context.worker, pod.sessionId, workspace.base))
     ) {
       await settle();
