@@ -206,6 +206,22 @@ describe("the runs' git remote refusing connections for a while", () => {
       ).toHaveLength(2);
   }, 120_000);
 
+  it("queues a run again when its fetch outlasts --git-retry, and finishes it once the remote is back", async () => {
+    const { url, client } = await bed.database("fetch_requeued");
+    await daemon.stop();
+    let ids: string[] = [];
+    try {
+      bed.startWorker(url, "--concurrency", "1", "--git-retry", "1");
+      ids = await submitBatch(client, "fetch-requeued", 1);
+      // Given up on for now, not failed: back in the queue, tried again later.
+      await untilAll(client, ids, (run) => (run.state === "queued" && run.attempts >= 2) || ended(run));
+      expect((await client.runs.get(ids[0] as string))?.state).toBe("queued");
+    } finally {
+      await daemon.start();
+    }
+    await checkBatch(url, client, "fetch-requeued", ids);
+  }, 120_000);
+
   it("fails a run on a repository that does not exist at once, with git's reason", async () => {
     const { url, client } = await bed.database("missing");
     bed.startWorker(url, "--concurrency", "1", "--git-retry", "600");

@@ -14,6 +14,7 @@ import { ProviderSlots } from "./provider-slots.js";
 import { RepositoryCache } from "./repository-cache.js";
 import { admitRun, hiddenFromRuns, podEnvironment } from "./run-confinement.js";
 import { executeRun } from "./run-executor.js";
+import { startRunLiveness } from "./run-liveness.js";
 
 export interface FleetWorkerOptions {
   url: string;
@@ -297,67 +298,18 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     return done;
   };
 
-  // Every quarter of the expiry the worker says which runs it still holds; a run it finds taken
-  // over (it was not heard from: it lost the database) is ended where it is and dropped.
-  let beating = false;
-  const heartbeat = setInterval(
-    async () => {
-      if (beating) return;
-      beating = true;
-      try {
-        const held = [...active.values()].filter((entry) => entry.held);
-        const lost = new Set(
-          await runs.heartbeat(
-            held.map((entry) => entry.job.data.runId),
-            id,
-          ),
-        );
-        for (const entry of held)
-          if (lost.has(entry.job.data.runId) && entry.podOpen) entry.handover.stop(true);
-      } catch {
-        // The database is away: said again at the next beat, or the run is taken over meanwhile.
-      } finally {
-        beating = false;
-      }
-    },
-    Math.max(100, jobExpireMs / 4),
-  );
-  // Every worker looks for runs nobody has heard from for the expiry (their worker died or lost
-  // the database) or whose job was lost, and queues them again: the job first, then the state.
-  // Only a worker that has itself reached the database for a whole expiry does: when the database
-  // comes back after an outage every holder gets that long to say it is still there, so the runs
-  // of a fleet that lost the database together are finished by their own workers.
-  let sweeping = false;
-  // Not retried: a sweep that met an outage starts over (with the wait above) after it.
-  const sweepRuns = new RunTable(stores.database.pool);
-  let reachableSince: number | undefined;
-  const sweep = setInterval(
-    async () => {
-      if (sweeping || stopping) return;
-      sweeping = true;
-      try {
-        await stores.database.pool.query("SELECT 1");
-        reachableSince ??= Date.now();
-        if (Date.now() - reachableSince < jobExpireMs) return;
-        const silent = await sweepRuns.silent(jobExpireMs, RUN_QUEUE);
-        for (const run of silent) {
-          await queue.send(run.id, run.timeoutSeconds, 0);
-          log(`run ${run.id}: not heard from for ${Math.round(jobExpireMs / 1000)} s: queued again`);
-        }
-        // A run some worker claimed meanwhile (woken by the job) stays with it.
-        await sweepRuns.release(
-          silent.map((run) => run.id),
-          jobExpireMs,
-        );
-      } catch {
-        // The database is away: the next sweep looks again, a whole expiry after it is back.
-        reachableSince = undefined;
-      } finally {
-        sweeping = false;
-      }
-    },
-    Math.max(500, jobExpireMs / 2) * (0.75 + Math.random() / 2),
-  );
+  const liveness = startRunLiveness({
+    worker: id,
+    jobExpireMs,
+    runs,
+    pool: stores.database.pool,
+    queue,
+    log,
+    held: () =>
+      [...active.values()]
+        .filter((entry) => entry.held)
+        .map((entry) => ({ runId: entry.job.data.runId, podOpen: entry.podOpen, handover: entry.handover })),
+  });
   const lane = async (): Promise<void> => {
     const delivering = new Set<Promise<void>>();
     while (!stopping) {
@@ -395,14 +347,14 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     id,
     async stop() {
       stopping = true;
-      clearInterval(sweep);
+      liveness.stopSweeping();
       await queued.close();
       await Promise.all([...fetches]);
       // A run whose changes are being pushed ends first. A run whose Pod is still going is ended
       // where it is and queued again at once, its tree kept: the next worker continues it.
       for (const entry of active.values()) if (entry.podOpen) entry.handover.stop();
       await Promise.all([...active.values()].map((entry) => entry.done));
-      clearInterval(heartbeat);
+      liveness.stop();
       await queue.close();
       await slots.close();
       await repositories.close();
