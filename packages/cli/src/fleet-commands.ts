@@ -50,6 +50,12 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
       120,
     )
     .option(
+      "--handover-wait <seconds>",
+      "when stopped, how long to wait for each run's next model request to start (nothing in flight, its log complete) before handing it over where it is",
+      positiveInteger,
+      30,
+    )
+    .option(
       "--db-connections <n>",
       "the most connections of this worker's pool (default 2 + concurrency, at most 10; the worker holds concurrency + 3 more: see the fleet README)",
       positiveInteger,
@@ -79,6 +85,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
           jobExpireMs: options.jobExpire * 1000,
           databaseRetryMs: options.dbRetry * 1000,
           gitRetryMs: options.gitRetry * 1000,
+          handoverWaitMs: options.handoverWait * 1000,
           ...(options.dbConnections !== undefined && { maxConnections: options.dbConnections }),
           allowPaths,
           env: io.env,
@@ -248,6 +255,7 @@ interface WorkerOptions {
   jobExpire: number;
   dbRetry: number;
   gitRetry: number;
+  handoverWait: number;
   dbConnections?: number;
   allowPath: string[];
 }

@@ -241,7 +241,8 @@ describe("runs on a queue, executed by worker processes", () => {
       writeFileReply("toolu_before_stop", "before-stop.txt", "written before the stop\n"),
       { fault: "stall" },
     ]);
-    const first = bed.startWorker(ownUrl);
+    // The stalled request never ends: the worker waits 1 s for a safe point, then cuts the run.
+    const first = bed.startWorker(ownUrl, "--handover-wait", "1");
     const id = await own.submit({
       repo: `file://${bed.origin}`,
       prompt,

@@ -51,6 +51,12 @@ export interface FleetWorkerOptions {
    * 120 s); a permanent failure (no such repository, refused credentials) fails the run at once.
    */
   gitRetryMs?: number;
+  /**
+   * How long a stopping worker waits for each running run's next model request to start (its log
+   * then holds everything before it, and nothing is in flight) before it hands the run over
+   * where it is (default 30 s).
+   */
+  handoverWaitMs?: number;
   /** The most connections of this process's pool (default 2 + concurrency, at most 10). */
   maxConnections?: number;
   /** Told what the worker does, one line each (`yoake worker` prints them on stderr). */
@@ -274,7 +280,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       if (entry !== undefined) entry.podOpen = false;
       podClosed();
     };
-    const handover = new Handover(stores.sessionStore);
+    const handover = new Handover(stores.sessionStore, options.handoverWaitMs);
     const held = () => {
       const entry = active.get(job.id);
       if (entry !== undefined) entry.held = true;

@@ -192,16 +192,19 @@ async function runPod(
       await settle();
       return { kind: "lost" };
     }
-    // A stop (the worker's) ends the run where it is: a failure it caused is not the run's.
-    const result = handover.stopped
+    // A stop (the worker's) cuts the run at its next safe point: a failure the cut caused is not
+    // the run's. A run that returns before its cut has ended (or paused) as usual.
+    const result = handover.cut
       ? undefined
-      : await converse(pod, run).catch((error: unknown) => {
-          if (handover.stopped) return undefined;
-          throw error;
-        });
+      : await converse(pod, run)
+          .catch((error: unknown) => {
+            if (handover.cut) return undefined;
+            throw error;
+          })
+          .finally(() => handover.settle());
     // Stored before the state says paused (or anything else): a follower then has every event.
     const totalCost = await settle();
-    if (result === undefined || handover.stopped) return { kind: "stopped" };
+    if (result === undefined || handover.cut) return { kind: "stopped" };
     const request = result.permissionRequest;
     if (request !== undefined)
       return {
@@ -229,7 +232,7 @@ async function runPod(
     stopListening();
     // A handed-over run's log is closed already: what the Pod would still write there is refused.
     await pod.close().catch((error: unknown) => {
-      if (!handover.stopped) throw error;
+      if (!handover.cut) throw error;
     });
   }
 }
