@@ -21,6 +21,13 @@ afterAll(async () => {
 });
 
 const yes = { tools: { approve: [] } };
+/**
+ * `YOAKE_FAULT_BATCH=100`: every batch that many runs (the fault benchmark of the fleet README);
+ * by default batches small enough for `.ci/run`.
+ */
+const BENCH_BATCH = Number(process.env.YOAKE_FAULT_BATCH ?? 0);
+const batchOf = (runs: number) => (BENCH_BATCH > 0 ? BENCH_BATCH : runs);
+const TEST_MS = BENCH_BATCH > 0 ? 1_800_000 : 120_000;
 /** Workers that give up on a silent peer after 3 s and wait out outages for two minutes. */
 const WORKER_ARGS = ["--concurrency", "2", "--job-expire", "3", "--lease", "2", "--db-retry", "120"];
 
@@ -69,7 +76,7 @@ async function checkBatch(
   handedOver = false,
 ): Promise<RunRecord[]> {
   const runs: RunRecord[] = [];
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + TEST_MS - 30_000;
   for (const id of ids)
     runs.push(
       await waitForRun(client, id, (run) => {
@@ -102,138 +109,162 @@ async function checkBatch(
 }
 
 describe("the fleet under faults of its own parts", () => {
-  it("finishes every run of a batch when PostgreSQL is crash-restarted mid-batch (pg_ctl restart -m immediate)", async () => {
-    const { url, client } = await bed.database("restarted");
-    bed.latencyMs = 300;
-    try {
-      for (let i = 0; i < 2; i += 1) bed.startWorker(url, ...WORKER_ARGS);
-      const ids = await submitBatch(client, "restarted", 8);
-      await untilRunning(client, ids, 3);
-      await bed.cluster.crashRestart();
-      const runs = await checkBatch(url, client, "restarted", ids, true);
-      expect(runs.every((run) => run.state === "finished")).toBe(true);
-    } finally {
-      bed.latencyMs = 0;
-    }
-  }, 120_000);
-
-  it("finishes every run of a batch when PostgreSQL is stopped for 8 s: each by the worker that held it", async () => {
-    const { url, client } = await bed.database("stopped");
-    bed.latencyMs = 300;
-    try {
-      for (let i = 0; i < 2; i += 1) bed.startWorker(url, ...WORKER_ARGS);
-      const ids = await submitBatch(client, "stopped", 8);
-      const going = await untilRunning(client, ids, 3);
-      await bed.cluster.halt();
-      await new Promise((resolve) => setTimeout(resolve, 8000));
-      await bed.cluster.resume();
-      const runs = await checkBatch(url, client, "stopped", ids, true);
-      // The runs held through the outage (longer than --job-expire) stayed with their workers:
-      // every holder got a whole expiry after the database came back to say it was there.
-      for (const held of going) {
-        const run = runs.find((candidate) => candidate.id === held.id) as RunRecord;
-        expect(run.workers).toEqual([held.worker]);
+  it(
+    "finishes every run of a batch when PostgreSQL is crash-restarted mid-batch (pg_ctl restart -m immediate)",
+    async () => {
+      const { url, client } = await bed.database("restarted");
+      bed.latencyMs = 300;
+      try {
+        for (let i = 0; i < 2; i += 1) bed.startWorker(url, ...WORKER_ARGS);
+        const ids = await submitBatch(client, "restarted", batchOf(8));
+        await untilRunning(client, ids, 3);
+        await bed.cluster.crashRestart();
+        const runs = await checkBatch(url, client, "restarted", ids, true);
+        expect(runs.every((run) => run.state === "finished")).toBe(true);
+      } finally {
+        bed.latencyMs = 0;
       }
-    } finally {
-      bed.latencyMs = 0;
-    }
-  }, 120_000);
+    },
+    TEST_MS,
+  );
 
-  it("takes a SIGKILLed worker's runs over within --job-expire, whatever the submit's --timeout, and runs lists how long each was not heard from", async () => {
-    const { url, client } = await bed.database("killed");
-    bed.latencyMs = 1500;
-    try {
-      const victim = bed.startWorker(url, ...WORKER_ARGS);
-      const ids = await submitBatch(client, "killed", 4);
-      // The victim holds two runs (the default --timeout: 15 minutes), their first requests in flight.
-      const held = await untilRunning(client, ids, 2);
-      for (;;) {
-        if (held.every((run) => historyLengths(run.spec.prompt).length > 0)) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+  it(
+    "finishes every run of a batch when PostgreSQL is stopped for 8 s: each by the worker that held it",
+    async () => {
+      const { url, client } = await bed.database("stopped");
+      bed.latencyMs = 300;
+      try {
+        for (let i = 0; i < 2; i += 1) bed.startWorker(url, ...WORKER_ARGS);
+        const ids = await submitBatch(client, "stopped", batchOf(8));
+        const going = await untilRunning(client, ids, 3);
+        await bed.cluster.halt();
+        await new Promise((resolve) => setTimeout(resolve, 8000));
+        await bed.cluster.resume();
+        const runs = await checkBatch(url, client, "stopped", ids, true);
+        // The runs held through the outage (longer than --job-expire) stayed with their workers:
+        // every holder got a whole expiry after the database came back to say it was there.
+        for (const held of going) {
+          const run = runs.find((candidate) => candidate.id === held.id) as RunRecord;
+          expect(run.workers).toEqual([held.worker]);
+        }
+      } finally {
+        bed.latencyMs = 0;
       }
-      victim.kill("SIGKILL");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "takes a SIGKILLed worker's runs over within --job-expire, whatever the submit's --timeout, and runs lists how long each was not heard from",
+    async () => {
+      const { url, client } = await bed.database("killed");
+      bed.latencyMs = 1500;
+      try {
+        const victim = bed.startWorker(url, ...WORKER_ARGS);
+        const ids = await submitBatch(client, "killed", batchOf(4));
+        // The victim holds two runs (the default --timeout: 15 minutes), their first requests in flight.
+        const held = await untilRunning(client, ids, 2);
+        for (;;) {
+          if (held.every((run) => historyLengths(run.spec.prompt).length > 0)) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        victim.kill("SIGKILL");
+        bed.startWorker(url, ...WORKER_ARGS);
+        // Not heard from since the kill: `yoake runs` says for how long.
+        for (;;) {
+          const listed = await runYoake(["runs", "--db", url], { cwd: bed.scratch, env: bed.env });
+          const silent = listed.stdout
+            .split("\n")
+            .filter(
+              (line) =>
+                held.some((run) => line.startsWith(run.id)) && /running .* heard (\d+) s ago/.test(line),
+            );
+          if (silent.some((line) => Number(/heard (\d+) s ago/.exec(line)?.[1]) >= 2)) break;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        const runs = await checkBatch(url, client, "killed", ids, false);
+        for (const run of runs.filter((candidate) => held.some((h) => h.id === candidate.id))) {
+          expect(run.attempts).toBe(2);
+          expect(run.workers[0]).toBe(`${run.workers[0]?.split(":")[0]}:${victim.pid}`);
+        }
+      } finally {
+        bed.latencyMs = 0;
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    "executes a fresh run queued twice once: the second job is dropped while the run is held",
+    async () => {
+      const { url, client } = await bed.database("twice");
+      bed.latencyMs = 300;
+      try {
+        for (let i = 0; i < 2; i += 1) bed.startWorker(url, ...WORKER_ARGS);
+        const ids = await submitBatch(client, "twice", batchOf(4));
+        for (const id of ids) await client.queue.send(id);
+        const runs = await checkBatch(url, client, "twice", ids, true);
+        for (const run of runs) expect(run.attempts).toBe(1);
+      } finally {
+        bed.latencyMs = 0;
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    "names the branch an earlier attempt pushed when its worker died before storing the result",
+    async () => {
+      const { url, client } = await bed.database("pushed_then_died");
       bed.startWorker(url, ...WORKER_ARGS);
-      // Not heard from since the kill: `yoake runs` says for how long.
-      for (;;) {
-        const listed = await runYoake(["runs", "--db", url], { cwd: bed.scratch, env: bed.env });
-        const silent = listed.stdout
-          .split("\n")
-          .filter(
-            (line) =>
-              held.some((run) => line.startsWith(run.id)) && /running .* heard (\d+) s ago/.test(line),
-          );
-        if (silent.some((line) => Number(/heard (\d+) s ago/.exec(line)?.[1]) >= 2)) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      const runs = await checkBatch(url, client, "killed", ids, false);
-      for (const run of runs.filter((candidate) => held.some((h) => h.id === candidate.id))) {
-        expect(run.attempts).toBe(2);
-        expect(run.workers[0]).toBe(`${run.workers[0]?.split(":")[0]}:${victim.pid}`);
-      }
-    } finally {
-      bed.latencyMs = 0;
-    }
-  }, 120_000);
-
-  it("executes a fresh run queued twice once: the second job is dropped while the run is held", async () => {
-    const { url, client } = await bed.database("twice");
-    bed.latencyMs = 300;
-    try {
-      for (let i = 0; i < 2; i += 1) bed.startWorker(url, ...WORKER_ARGS);
-      const ids = await submitBatch(client, "twice", 4);
-      for (const id of ids) await client.queue.send(id);
-      const runs = await checkBatch(url, client, "twice", ids, true);
-      for (const run of runs) expect(run.attempts).toBe(1);
-    } finally {
-      bed.latencyMs = 0;
-    }
-  }, 120_000);
-
-  it("names the branch an earlier attempt pushed when its worker died before storing the result", async () => {
-    const { url, client } = await bed.database("pushed_then_died");
-    bed.startWorker(url, ...WORKER_ARGS);
-    const [id] = await submitBatch(client, "pushed", 1);
-    const first = await waitForRun(client, id as string, ended);
-    expect(first.result?.branch).toBe(`yoake/${id}`);
-    // As if its worker had died right after the push: the branch is there, the log finished, the
-    // record still running on a worker nobody hears from, no result and no kept tree.
-    await client.database.pool.query(
-      `UPDATE yoake_runs SET state = 'running', result = NULL, worker = 'gone:1',
+      const [id] = await submitBatch(client, "pushed", 1);
+      const first = await waitForRun(client, id as string, ended);
+      expect(first.result?.branch).toBe(`yoake/${id}`);
+      // As if its worker had died right after the push: the branch is there, the log finished, the
+      // record still running on a worker nobody hears from, no result and no kept tree.
+      await client.database.pool.query(
+        `UPDATE yoake_runs SET state = 'running', result = NULL, worker = 'gone:1',
           heard_at = now() - interval '1 hour' WHERE id = $1`,
-      [id],
-    );
-    const asked = bed.provider.requests.length;
-    const run = await waitForRun(client, id as string, ended);
-    expect(run.result).toMatchObject({
-      status: "finished",
-      branch: `yoake/${id}`,
-      answer: "wrote pushed-0.txt",
-    });
-    expect(run.attempts).toBe(2);
-    expect(bed.branchFile(`yoake/${id}`, "pushed-0.txt")).toBe("made for pushed-0.txt\n");
-    // Nothing asked again: the log said the run had finished.
-    expect(bed.provider.requests.length).toBe(asked);
-  }, 120_000);
+        [id],
+      );
+      const asked = bed.provider.requests.length;
+      const run = await waitForRun(client, id as string, ended);
+      expect(run.result).toMatchObject({
+        status: "finished",
+        branch: `yoake/${id}`,
+        answer: "wrote pushed-0.txt",
+      });
+      expect(run.attempts).toBe(2);
+      expect(bed.branchFile(`yoake/${id}`, "pushed-0.txt")).toBe("made for pushed-0.txt\n");
+      // Nothing asked again: the log said the run had finished.
+      expect(bed.provider.requests.length).toBe(asked);
+    },
+    TEST_MS,
+  );
 
-  it("hands runs over through repeated SIGTERMs of their workers without breaking a log or asking a round twice", async () => {
-    const { url, client } = await bed.database("handed_over");
-    bed.latencyMs = 400;
-    try {
-      const workers = [bed.startWorker(url, ...WORKER_ARGS), bed.startWorker(url, ...WORKER_ARGS)];
-      const ids = await submitBatch(client, "handed", 10);
-      for (let stop = 0; stop < 4; stop += 1) {
-        const going = await untilRunning(client, ids, 1).catch(() => []);
-        const victim = bed.workerProcess(going[0]?.worker);
-        if (victim === undefined) break;
-        workers.push(bed.startWorker(url, ...WORKER_ARGS));
-        await bed.stopWorker(victim);
+  it(
+    "hands runs over through repeated SIGTERMs of their workers without breaking a log or asking a round twice",
+    async () => {
+      const { url, client } = await bed.database("handed_over");
+      bed.latencyMs = 400;
+      try {
+        const workers = [bed.startWorker(url, ...WORKER_ARGS), bed.startWorker(url, ...WORKER_ARGS)];
+        const ids = await submitBatch(client, "handed", batchOf(10));
+        for (let stop = 0; stop < 4; stop += 1) {
+          const going = await untilRunning(client, ids, 1).catch(() => []);
+          const victim = bed.workerProcess(going[0]?.worker);
+          if (victim === undefined) break;
+          workers.push(bed.startWorker(url, ...WORKER_ARGS));
+          await bed.stopWorker(victim);
+        }
+        // Each run cut at the start of a model request: its log holds everything before it, so the
+        // next worker sends that request, and no round (nor the prompt) is asked twice.
+        const runs = await checkBatch(url, client, "handed", ids, true);
+        expect(runs.some((run) => run.attempts > 1)).toBe(true);
+      } finally {
+        bed.latencyMs = 0;
       }
-      // Each run cut at the start of a model request: its log holds everything before it, so the
-      // next worker sends that request, and no round (nor the prompt) is asked twice.
-      const runs = await checkBatch(url, client, "handed", ids, true);
-      expect(runs.some((run) => run.attempts > 1)).toBe(true);
-    } finally {
-      bed.latencyMs = 0;
-    }
-  }, 120_000);
+    },
+    TEST_MS,
+  );
 });

@@ -217,9 +217,9 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       } else if (!(await runs.finish(runId, id, execution.outcome))) {
         log(`run ${runId}: taken over by another worker while this one was not heard from; not stored`);
       } else {
-        log(
-          `run ${runId}: ${execution.outcome.status}${execution.outcome.branch ? ` on ${execution.outcome.branch}` : ""}`,
-        );
+        // A failed run says why (a provider's errors after the client's retries, ...).
+        const { status, branch, error } = execution.outcome;
+        log(`run ${runId}: ${status}${branch ? ` on ${branch}` : ""}${error ? `: ${error}` : ""}`);
       }
     } catch (error) {
       if (error instanceof SessionLogError && error.kind === "locked") {
