@@ -27,6 +27,10 @@ afterAll(async () => {
 });
 
 const yes = { tools: { approve: [] } };
+/** `YOAKE_FAULT_BATCH=100`: batches of that many runs (the fleet README's fault benchmark). */
+const BENCH_BATCH = Number(process.env.YOAKE_FAULT_BATCH ?? 0);
+const batchOf = (runs: number) => (BENCH_BATCH > 0 ? BENCH_BATCH : runs);
+const TEST_MS = BENCH_BATCH > 0 ? 1_800_000 : 120_000;
 
 interface GitDaemon {
   /** `git://127.0.0.1:<port>/` */
@@ -134,106 +138,126 @@ async function untilAll(
 }
 
 describe("the runs' git remote refusing connections for a while", () => {
-  it("retries the fetch until the remote is back, then finishes every run", async () => {
-    const { url, client } = await bed.database("fetch_outage");
-    await daemon.stop();
-    let ids: string[] = [];
-    try {
-      bed.startWorker(url, "--concurrency", "2", "--git-retry", "60");
-      ids = await submitBatch(client, "fetch-outage", 4);
-      // Taken and trying to fetch, not failed.
-      await untilAll(client, ids.slice(0, 2), (run) => run.state === "running" || ended(run));
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      for (const id of ids) expect((await client.runs.get(id))?.state).not.toBe("failed");
-    } finally {
-      await daemon.start();
-    }
-    await checkBatch(url, client, "fetch-outage", ids);
-  }, 120_000);
-
-  it("retries the push until the remote is back: the runs' branches are delivered", async () => {
-    const { url, client } = await bed.database("push_outage");
-    bed.latencyMs = 1000;
-    let ids: string[] = [];
-    try {
-      bed.startWorker(url, "--concurrency", "2", "--git-retry", "60");
-      ids = await submitBatch(client, "push-outage", 4);
-      await untilAll(client, ids.slice(0, 2), (run) => run.sessionId !== undefined);
+  it(
+    "retries the fetch until the remote is back, then finishes every run",
+    async () => {
+      const { url, client } = await bed.database("fetch_outage");
       await daemon.stop();
-      // The first two runs end their Pods and wait for the remote.
-      await new Promise((resolve) => setTimeout(resolve, 4000));
-    } finally {
-      bed.latencyMs = 0;
-      await daemon.start();
-    }
-    await checkBatch(url, client, "push-outage", ids);
-  }, 120_000);
-
-  it("keeps a run's work in its record when the push outlasts --git-retry, and delivers it once the remote is back", async () => {
-    const { url, client } = await bed.database("push_kept");
-    bed.latencyMs = 500;
-    let ids: string[] = [];
-    try {
-      bed.startWorker(url, "--concurrency", "2", "--git-retry", "2");
-      ids = await submitBatch(client, "push-kept", 2);
-      await untilAll(client, ids, (run) => run.sessionId !== undefined);
-      await daemon.stop();
-      // Given up on for now: queued again with its changes (committed for the push) kept.
-      await untilAll(
-        client,
-        ids,
-        (run) =>
-          (run.state === "queued" && run.workspace?.patch !== "" && run.workspace !== undefined) ||
-          ended(run),
-      );
-      for (const [i, id] of ids.entries()) {
-        const run = (await client.runs.get(id)) as RunRecord;
-        expect(run.state).toBe("queued");
-        expect(run.workspace?.patch).toContain(`+made for push-kept-${i}.txt`);
+      let ids: string[] = [];
+      try {
+        bed.startWorker(url, "--concurrency", "2", "--git-retry", "60");
+        ids = await submitBatch(client, "fetch-outage", batchOf(4));
+        // Taken and trying to fetch, not failed.
+        await untilAll(client, ids.slice(0, 2), (run) => run.state === "running" || ended(run));
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        for (const id of ids) expect((await client.runs.get(id))?.state).not.toBe("failed");
+      } finally {
+        await daemon.start();
       }
-    } finally {
-      bed.latencyMs = 0;
-      await daemon.start();
-    }
-    const runs = await checkBatch(url, client, "push-kept", ids);
-    for (const run of runs) expect(run.attempts).toBeGreaterThan(1);
-    // The model was asked each round once: the delivering attempt only pushed.
-    for (const i of ids.keys())
-      expect(
-        bed.provider.requests.filter((request) =>
-          JSON.stringify(request.body).includes(`create push-kept-${i}.txt`),
-        ),
-      ).toHaveLength(2);
-  }, 120_000);
+      await checkBatch(url, client, "fetch-outage", ids);
+    },
+    TEST_MS,
+  );
 
-  it("queues a run again when its fetch outlasts --git-retry, and finishes it once the remote is back", async () => {
-    const { url, client } = await bed.database("fetch_requeued");
-    await daemon.stop();
-    let ids: string[] = [];
-    try {
-      bed.startWorker(url, "--concurrency", "1", "--git-retry", "1");
-      ids = await submitBatch(client, "fetch-requeued", 1);
-      // Given up on for now, not failed: back in the queue, tried again later.
-      await untilAll(client, ids, (run) => (run.state === "queued" && run.attempts >= 2) || ended(run));
-      expect((await client.runs.get(ids[0] as string))?.state).toBe("queued");
-    } finally {
-      await daemon.start();
-    }
-    await checkBatch(url, client, "fetch-requeued", ids);
-  }, 120_000);
+  it(
+    "retries the push until the remote is back: the runs' branches are delivered",
+    async () => {
+      const { url, client } = await bed.database("push_outage");
+      bed.latencyMs = 1000;
+      let ids: string[] = [];
+      try {
+        bed.startWorker(url, "--concurrency", "2", "--git-retry", "60");
+        ids = await submitBatch(client, "push-outage", batchOf(4));
+        await untilAll(client, ids.slice(0, 2), (run) => run.sessionId !== undefined);
+        await daemon.stop();
+        // The first two runs end their Pods and wait for the remote.
+        await new Promise((resolve) => setTimeout(resolve, 4000));
+      } finally {
+        bed.latencyMs = 0;
+        await daemon.start();
+      }
+      await checkBatch(url, client, "push-outage", ids);
+    },
+    TEST_MS,
+  );
 
-  it("fails a run on a repository that does not exist at once, with git's reason", async () => {
-    const { url, client } = await bed.database("missing");
-    bed.startWorker(url, "--concurrency", "1", "--git-retry", "600");
-    const id = await client.submit({
-      repo: `${daemon.url}missing.git`,
-      prompt: "create x.txt",
-      overrides: yes,
-    });
-    const run = await waitForRun(client, id, ended);
-    expect(run.state).toBe("failed");
-    expect(run.result?.error).toMatch(/missing\.git/);
-    expect(run.result?.error).toMatch(/not exported|does not appear|not found/);
-    expect(run.attempts).toBe(1);
-  }, 120_000);
+  it(
+    "keeps a run's work in its record when the push outlasts --git-retry, and delivers it once the remote is back",
+    async () => {
+      const { url, client } = await bed.database("push_kept");
+      bed.latencyMs = 500;
+      let ids: string[] = [];
+      try {
+        bed.startWorker(url, "--concurrency", "2", "--git-retry", "2");
+        ids = await submitBatch(client, "push-kept", 2);
+        await untilAll(client, ids, (run) => run.sessionId !== undefined);
+        await daemon.stop();
+        // Given up on for now: queued again with its changes (committed for the push) kept.
+        await untilAll(
+          client,
+          ids,
+          (run) =>
+            (run.state === "queued" && run.workspace?.patch !== "" && run.workspace !== undefined) ||
+            ended(run),
+        );
+        for (const [i, id] of ids.entries()) {
+          const run = (await client.runs.get(id)) as RunRecord;
+          expect(run.state).toBe("queued");
+          expect(run.workspace?.patch).toContain(`+made for push-kept-${i}.txt`);
+        }
+      } finally {
+        bed.latencyMs = 0;
+        await daemon.start();
+      }
+      const runs = await checkBatch(url, client, "push-kept", ids);
+      for (const run of runs) expect(run.attempts).toBeGreaterThan(1);
+      // The model was asked each round once: the delivering attempt only pushed.
+      for (const i of ids.keys())
+        expect(
+          bed.provider.requests.filter((request) =>
+            JSON.stringify(request.body).includes(`create push-kept-${i}.txt`),
+          ),
+        ).toHaveLength(2);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "queues a run again when its fetch outlasts --git-retry, and finishes it once the remote is back",
+    async () => {
+      const { url, client } = await bed.database("fetch_requeued");
+      await daemon.stop();
+      let ids: string[] = [];
+      try {
+        bed.startWorker(url, "--concurrency", "1", "--git-retry", "1");
+        ids = await submitBatch(client, "fetch-requeued", 1);
+        // Given up on for now, not failed: back in the queue, tried again later.
+        await untilAll(client, ids, (run) => (run.state === "queued" && run.attempts >= 2) || ended(run));
+        expect((await client.runs.get(ids[0] as string))?.state).toBe("queued");
+      } finally {
+        await daemon.start();
+      }
+      await checkBatch(url, client, "fetch-requeued", ids);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "fails a run on a repository that does not exist at once, with git's reason",
+    async () => {
+      const { url, client } = await bed.database("missing");
+      bed.startWorker(url, "--concurrency", "1", "--git-retry", "600");
+      const id = await client.submit({
+        repo: `${daemon.url}missing.git`,
+        prompt: "create x.txt",
+        overrides: yes,
+      });
+      const run = await waitForRun(client, id, ended);
+      expect(run.state).toBe("failed");
+      expect(run.result?.error).toMatch(/missing\.git/);
+      expect(run.result?.error).toMatch(/not exported|does not appear|not found/);
+      expect(run.attempts).toBe(1);
+    },
+    TEST_MS,
+  );
 });
