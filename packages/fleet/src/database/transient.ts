@@ -16,3 +16,19 @@ export function isTransient(error: unknown): boolean {
     return true;
   return code.startsWith("08") || ["57P01", "57P02", "57P03", "53300", "40001", "40P01"].includes(code);
 }
+
+/**
+ * Whether `error` is the database being unavailable (not just any error whose message mentions a
+ * connection): a SQLSTATE of the transient kinds above, a socket error code, or what the pg client
+ * says when the server went away. For deciding that a run's step failed for the database's sake.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return isTransient(error);
+  return (
+    error instanceof Error &&
+    /Connection terminated|timeout exceeded when trying to connect|the database system is|Client has encountered a connection error/i.test(
+      error.message,
+    )
+  );
+}

@@ -4,11 +4,11 @@ import { SessionLogError } from "@yoake/pod";
 import type PgBoss from "pg-boss";
 import { listenFor } from "../database/notifications.js";
 import { type RetryPolicy, retryTransient } from "../database/retry.js";
-import { isTransient } from "../database/transient.js";
+import { isDatabaseUnavailable } from "../database/transient.js";
 import { RUN_QUEUE, RUNS_QUEUED_CHANNEL, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
-import { isTransientGitFailure } from "./git-retry.js";
+import { RepositoryUnreachableError } from "./git-retry.js";
 import { Handover } from "./handover.js";
 import { ProviderSlots } from "./provider-slots.js";
 import { RepositoryCache } from "./repository-cache.js";
@@ -235,7 +235,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       // Only a permanent failure fails a run. Its repository unreachable for longer than
       // --git-retry: queued again for later; the database away for longer than --db-retry: the
       // run is left to the sweep (no one hears from it now).
-      if (isTransientGitFailure(error)) {
+      if (error instanceof RepositoryUnreachableError) {
         const later = Math.min(30, Math.max(1, Math.ceil(context.gitRetry.retryMs / 4000)));
         await requeue(runId, run.spec.timeoutSeconds, later);
         log(
@@ -243,7 +243,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         );
         return;
       }
-      if (isTransient(error)) {
+      if (isDatabaseUnavailable(error)) {
         log(
           `run ${runId}: the database was away too long (${(error as Error).message}): it goes back to the queue`,
         );

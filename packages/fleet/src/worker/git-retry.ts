@@ -28,11 +28,19 @@ export function isTransientGitFailure(error: unknown): boolean {
   return TRANSIENT_GIT.some((pattern) => pattern.test(message));
 }
 
+/** A git step that still could not reach the repository after the retry time: the run waits. */
+export class RepositoryUnreachableError extends Error {}
+
 /**
  * Runs a git step that talks to a run's repository (fetch, clone, push) again while it fails for
- * a reason that may pass, with backoff, for `policy.retryMs`; a permanent failure is rethrown at
- * once with git's own words.
+ * a reason that may pass, with backoff, for `policy.retryMs`, then rejects with a
+ * `RepositoryUnreachableError`; a permanent failure is rethrown at once with git's own words.
  */
-export function retryGit<T>(step: () => Promise<T>, policy: RetryPolicy): Promise<T> {
-  return retryTransient(step, policy, isTransientGitFailure);
+export async function retryGit<T>(step: () => Promise<T>, policy: RetryPolicy): Promise<T> {
+  try {
+    return await retryTransient(step, policy, isTransientGitFailure);
+  } catch (error) {
+    if (!isTransientGitFailure(error)) throw error;
+    throw new RepositoryUnreachableError((error as Error).message, { cause: error });
+  }
 }

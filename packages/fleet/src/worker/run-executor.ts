@@ -6,7 +6,7 @@ import type { Queryable, RetryPolicy } from "../database/retry.js";
 import { RunEventWriter } from "../runs/run-events.js";
 import type { PendingPermission, RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
-import { isTransientGitFailure } from "./git-retry.js";
+import { RepositoryUnreachableError } from "./git-retry.js";
 import { Handover } from "./handover.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
@@ -117,7 +117,7 @@ export async function executeRun(
       const delivered = await workspace.deliver(run.id);
       return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
     } catch (error) {
-      if (!isTransientGitFailure(error)) throw error;
+      if (!(error instanceof RepositoryUnreachableError)) throw error;
       // The run's work is not lost with its tree: kept in its record (the commit included), for
       // the worker that delivers it once the repository is back (its log says it finished).
       const saved = await workspace.save();
