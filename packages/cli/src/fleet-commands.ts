@@ -119,7 +119,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     .option("--yes", "approve every tool call (else a call that needs approval pauses the run)")
     .option(
       "--timeout <seconds>",
-      "how long the run may hold a worker before another takes it over",
+      "how long the run's queue job may stay taken before the queue hands it out again (a backstop: a worker not heard from for its --job-expire loses the run sooner)",
       positiveInteger,
     )
     .option("--patch", "keep the changes as a patch in the result instead of pushing a branch")

@@ -15,8 +15,9 @@ export interface RunSpec {
   /** Manifest layers on top of the project's (`[limits]`, `[tools]`, ...), as a Pod's `overrides`. */
   overrides?: Record<string, unknown>;
   /**
-   * How long the run may hold a worker before the queue counts that worker as lost and hands the
-   * run to another (default 15 min). Keep it above the longest run.
+   * How long the run's job may stay taken before pg-boss hands it out again (default 15 min): a
+   * backstop only. A worker not heard from for its `jobExpireMs` loses the run sooner, and a job
+   * handed out while the run's worker is alive is dropped.
    */
   timeoutSeconds?: number;
   /** Keep the changes as a patch in the run's result instead of pushing a branch. */
