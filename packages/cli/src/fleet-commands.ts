@@ -33,9 +33,32 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     )
     .option(
       "--job-expire <seconds>",
-      "how long a run may take before the queue hands it to another worker",
+      "how long a worker may go unheard (it dies, or loses the database) before its runs go to another worker, whatever the run's --timeout",
       positiveInteger,
-      900,
+      30,
+    )
+    .option(
+      "--db-retry <seconds>",
+      "how long a statement is retried while the database restarts, is stopped or has no connection free, before the run's step fails",
+      positiveInteger,
+      120,
+    )
+    .option(
+      "--git-retry <seconds>",
+      "how long a fetch or push is retried while the run's repository cannot be reached; a permanent failure (no such repository, refused credentials) fails the run at once",
+      positiveInteger,
+      120,
+    )
+    .option(
+      "--handover-wait <seconds>",
+      "when stopped, how long to wait for each run's next model request to start (nothing in flight, its log complete) before handing it over where it is",
+      positiveInteger,
+      30,
+    )
+    .option(
+      "--db-connections <n>",
+      "the most connections of this worker's pool (default 2 + concurrency, at most 10; the worker holds concurrency + 3 more: see the fleet README)",
+      positiveInteger,
     )
     .option(
       "--allow-path <dir>",
@@ -45,7 +68,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     )
     .addHelpText(
       "after",
-      "\nRuns see their own tree only: the worker's home, the repository cache, Yoake's state and the\ndatabase's sockets are hidden from their commands, and the database's URL is in no run's\nenvironment. Who may submit and what a run can reach: packages/fleet/README.md, \"Trust boundary\".",
+      "\nA worker says every --job-expire/4 which runs it holds; a run nobody has heard from for\n--job-expire goes to another worker. While the database restarts, is stopped or is full, each\nstatement is retried for --db-retry. Connections: packages/fleet/README.md, \"Connections\".\n\nRuns see their own tree only: the worker's home, the repository cache, Yoake's state and the\ndatabase's sockets are hidden from their commands, and the database's URL is in no run's\nenvironment. Who may submit and what a run can reach: packages/fleet/README.md, \"Trust boundary\".",
     )
     .action(async (options: WorkerOptions) => {
       const { startFleetWorker } = await import("@yoake/fleet");
@@ -64,6 +87,11 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
           concurrency: options.concurrency,
           providerLimit: options.providerLimit,
           leaseMs: options.lease * 1000,
+          jobExpireMs: options.jobExpire * 1000,
+          databaseRetryMs: options.dbRetry * 1000,
+          gitRetryMs: options.gitRetry * 1000,
+          handoverWaitMs: options.handoverWait * 1000,
+          ...(options.dbConnections !== undefined && { maxConnections: options.dbConnections }),
           allowPaths,
           env: io.env,
           log: (line) => io.stderr.write(`yoake worker: ${line}\n`),
@@ -96,7 +124,7 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
     .option("--yes", "approve every tool call (else a call that needs approval pauses the run)")
     .option(
       "--timeout <seconds>",
-      "how long the run may hold a worker before another takes it over",
+      "how long the run's queue job may stay taken before the queue hands it out again (a backstop: a worker not heard from for its --job-expire loses the run sooner)",
       positiveInteger,
     )
     .option("--patch", "keep the changes as a patch in the result instead of pushing a branch")
@@ -146,17 +174,25 @@ export function addFleetCommands(program: Command, io: CliIO, exit: (code: ExitC
         FleetClient.connect(db(options.db)),
       );
       try {
+        const now = await client.database.now();
         for (const run of await client.runs.list()) {
           if (options.json === true) {
             io.stdout.write(`${JSON.stringify(run)}\n`);
             continue;
           }
+          // A run held or waiting: how long since its worker (or its queueing) was last heard from.
+          const silent =
+            (run.state === "running" || run.state === "queued") && run.heardAt !== undefined
+              ? `heard ${Math.max(0, Math.round((now.getTime() - run.heardAt.getTime()) / 1000))} s ago  `
+              : "";
           const detail =
             run.state === "paused"
               ? `waits on ${pausedCallLabel(run)}`
               : (run.result?.branch ??
                 (run.result?.patch !== undefined ? "a patch: yoake patch <run>" : (run.result?.error ?? "")));
-          io.stdout.write(`${run.id}  ${run.state.padEnd(9)} ${run.createdAt.toISOString()}  ${detail}\n`);
+          io.stdout.write(
+            `${run.id}  ${run.state.padEnd(9)} ${run.createdAt.toISOString()}  ${silent}${detail}\n`,
+          );
         }
         exit(ExitCode.ok);
       } finally {
@@ -250,6 +286,11 @@ interface WorkerOptions {
   concurrency: number;
   providerLimit: number;
   lease: number;
+  jobExpire: number;
+  dbRetry: number;
+  gitRetry: number;
+  handoverWait: number;
+  dbConnections?: number;
   allowPath: string[];
 }
 

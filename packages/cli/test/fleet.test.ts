@@ -18,7 +18,8 @@ const RUN_COST = (2 * (1000 * 2 + 100 * 10)) / 1_000_000;
 beforeAll(async () => {
   bed = await startFleetBed();
   ({ url, client } = await bed.database("fleet"));
-  for (let i = 0; i < 3; i += 1) workers.push(bed.startWorker(url, "--concurrency", "2", "--lease", "3"));
+  for (let i = 0; i < 3; i += 1)
+    workers.push(bed.startWorker(url, "--concurrency", "2", "--lease", "3", "--job-expire", "5"));
 }, 120_000);
 
 afterAll(async () => {
@@ -240,7 +241,8 @@ describe("runs on a queue, executed by worker processes", () => {
       writeFileReply("toolu_before_stop", "before-stop.txt", "written before the stop\n"),
       { fault: "stall" },
     ]);
-    const first = bed.startWorker(ownUrl);
+    // The stalled request never ends: the worker waits 1 s for a safe point, then cuts the run.
+    const first = bed.startWorker(ownUrl, "--handover-wait", "1");
     const id = await own.submit({
       repo: `file://${bed.origin}`,
       prompt,

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
       await time("fleet run: all parts", async () => {
         const id = crypto.randomUUID();
         await runs.insert(id, { repo: `file://${origin}`, prompt: "write the files", overrides });
-        const run = await time("  claim the run", () => runs.claim(id, "profile"));
+        const run = await time("  claim the run", () => runs.claim(id, "profile", 30_000));
         const slot = await time("  provider slot (advisory lock)", () => slots.acquire("anthropic", 8));
         // Runs submitted one at a time, each after the previous ended: every run fetches.
         const workspace = await time("  working tree (fetch into the mirror, checkout)", () =>
@@ -109,12 +109,12 @@ async function main(): Promise<void> {
             blobStore: stores.blobStore,
           }),
         );
-        const events = await RunEventWriter.open(stores.database.pool, id);
+        const events = new RunEventWriter(stores.database.pool, id);
         const stop = pod.listen((event) => {
           const wire = toWireEvent(event, () => pod.history);
           if (wire !== undefined) events.add(wire);
         });
-        await runs.setSession(id, pod.sessionId);
+        await runs.setSession(id, "profile", pod.sessionId);
         const before = statements;
         await time("  pod.run (appends to PostgreSQL)", () => pod.run("write the files"));
         await events.flush();
@@ -125,7 +125,9 @@ async function main(): Promise<void> {
         const delivered = await time("  commit + push (waits 200 ms for other branches)", () =>
           workspace.deliver(id),
         );
-        await time("  store the result", () => runs.finish(id, { status: "finished", ...delivered }));
+        await time("  store the result", () =>
+          runs.finish(id, "profile", { status: "finished", ...delivered }),
+        );
         await workspace.dispose();
         await slot?.release();
       });

@@ -1,6 +1,7 @@
 import { loadSessionKey } from "@yoake/pod";
 import { PostgresBlobStore } from "./blobs/postgres-blob-store.js";
 import { FleetDatabase } from "./database/fleet-database.js";
+import type { RetryPolicy } from "./database/retry.js";
 import { PostgresSessionStore } from "./sessions/postgres-session-store.js";
 
 /** A Pod's session and blob stores on one PostgreSQL database, and the way to let go of them. */
@@ -18,9 +19,20 @@ export interface FleetStores {
  */
 export async function openFleetStores(
   url: string,
-  options: { env: Readonly<Record<string, string | undefined>>; project?: string; leaseMs?: number },
+  options: {
+    env: Readonly<Record<string, string | undefined>>;
+    project?: string;
+    leaseMs?: number;
+    /** How long statements are retried while the database is away (default not at all). */
+    retry?: RetryPolicy;
+    /** The pool's most connections (default 10). */
+    maxConnections?: number;
+  },
 ): Promise<FleetStores> {
-  const database = new FleetDatabase(url);
+  const database = new FleetDatabase(url, {
+    ...(options.retry !== undefined && { retry: options.retry }),
+    ...(options.maxConnections !== undefined && { maxConnections: options.maxConnections }),
+  });
   try {
     await database.ready();
   } catch (error) {
@@ -31,6 +43,7 @@ export async function openFleetStores(
     key: await loadSessionKey(options.env),
     ...(options.project !== undefined && { project: options.project }),
     ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
+    ...(options.retry !== undefined && { retry: options.retry }),
   });
   return {
     database,

@@ -12,7 +12,9 @@ import { z } from "zod";
 import type { Pod } from "../src/pod.js";
 import { restoreSession } from "../src/restore/restore.js";
 import { itemEntry, type LogEntry } from "../src/session-log/entry.js";
+import { FileSessionStore } from "../src/session-log/file-session-store.js";
 import { loadSessionKey } from "../src/session-log/session-key.js";
+import type { SessionStore } from "../src/session-log/session-store.js";
 import { createSession, sessionsDir } from "../src/session-log/sessions.js";
 import { answer, toolCall } from "./support/pod-test-kit.js";
 import { testConfig } from "./support/session-test-config.js";
@@ -161,6 +163,38 @@ describe("a Pod restored from its log alone", () => {
     const third = await open({ session: first.sessionId.slice(0, 13) });
     expect(third.history).toEqual(second.history);
     await third.close();
+  });
+
+  it("continues a session named by its whole id from that session alone, without listing the others", async () => {
+    const { open, mock, env, project } = bed();
+    mock.enqueue(answer("hello."));
+    const first = await open();
+    await first.run("hi");
+    await first.close();
+    const files = new FileSessionStore(project, { key: await loadSessionKey(env) });
+    const listed: string[] = [];
+    const store: SessionStore = {
+      location: files.location,
+      create: (start) => files.create(start),
+      open: (id) => files.open(id),
+      read: (id, fromSeq) => files.read(id, fromSeq),
+      list: () => {
+        listed.push("list");
+        return files.list();
+      },
+      link: (previous, summary, config) => files.link(previous, summary, config),
+      close: () => files.close(),
+    };
+    const second = await open({ session: first.sessionId.toUpperCase(), sessionStore: store });
+    expect(second.sessionId).toBe(first.sessionId);
+    expect(second.history).toEqual(first.history);
+    await second.close();
+    expect(listed).toEqual([]);
+    // A prefix still needs the list.
+    const third = await open({ session: first.sessionId.slice(0, 13), sessionStore: store });
+    expect(third.sessionId).toBe(first.sessionId);
+    await third.close();
+    expect(listed).toEqual(["list"]);
   });
 
   it("continues a run paused for approval: resume asks again, and the answer runs the call", async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
+import { openSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,6 +38,8 @@ export interface FleetBed {
   /** Replies to a prompt's next requests, in order, before the model above takes over. */
   replies: Map<string, MockReply[]>;
   onRequest: ((prompt: string, answersToolCall: boolean) => void) | undefined;
+  /** How long the model takes to answer each request (default 0), so runs are in flight for a while. */
+  latencyMs: number;
   /** A new database on the cluster, and a client of it. */
   database(name: string): Promise<{ url: string; client: FleetClient }>;
   /** `yoake worker --db url ...args` as a child process. */
@@ -55,7 +58,9 @@ export interface FleetBed {
  * outside `/tmp`, which every sandbox replaces with its own, so what a run's commands could reach
  * there is really hidden from them.
  */
-export async function startFleetBed(options: { parent?: string } = {}): Promise<FleetBed> {
+export async function startFleetBed(
+  options: { parent?: string; durableCommits?: boolean } = {},
+): Promise<FleetBed> {
   const cluster = await startPostgres(options);
   const provider = await startMockProvider();
   const clients: FleetClient[] = [];
@@ -79,6 +84,7 @@ export async function startFleetBed(options: { parent?: string } = {}): Promise<
     },
     replies: new Map(),
     onRequest: undefined,
+    latencyMs: 0,
     async database(name) {
       const url = await cluster.createDatabase(name);
       const client = await FleetClient.connect(url);
@@ -86,9 +92,11 @@ export async function startFleetBed(options: { parent?: string } = {}): Promise<
       return { url, client };
     },
     startWorker(url, ...args) {
+      // YOAKE_TEST_WORKER_LOG=<file>: the workers' logs, for a failing test's reader.
+      const logFile = process.env.YOAKE_TEST_WORKER_LOG;
       const child = spawn(process.execPath, [BIN, "worker", "--db", url, ...args], {
         env: bed.env,
-        stdio: ["ignore", "ignore", "ignore"],
+        stdio: ["ignore", "ignore", logFile === undefined ? "ignore" : openSync(logFile, "a")],
       });
       workers.push(child);
       return child;
@@ -110,7 +118,8 @@ export async function startFleetBed(options: { parent?: string } = {}): Promise<
       await rm(scratch, { recursive: true, force: true });
     },
   };
-  provider.setHandler((request) => {
+  provider.setHandler(async (request) => {
+    if (bed.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, bed.latencyMs));
     const body = request.body as { messages: Array<{ role: string; content: unknown }> };
     const prompt = userTexts(body)[0] ?? "";
     const last = body.messages[body.messages.length - 1];

@@ -1,7 +1,7 @@
 import { type BlobStore, BlobStoreError, type Content } from "@yoake/llm-worker";
 import { type BlobId, blobNotFoundError, isBlobId, newBlobId } from "@yoake/llm-worker/internal";
 import type { FleetDatabase } from "../database/fleet-database.js";
-import { isTransient } from "../sessions/transient.js";
+import { isTransient } from "../database/transient.js";
 
 /**
  * A `BlobStore` in PostgreSQL (`yoake_blobs`), so a run's stored tool outputs follow it to

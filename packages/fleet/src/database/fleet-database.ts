@@ -1,5 +1,9 @@
 import pg from "pg";
 import { MIGRATIONS } from "./migrations.js";
+import { type Queryable, type RetryPolicy, retryingQueries } from "./retry.js";
+
+/** Connections of one process's pool by default (see the README's connection arithmetic). */
+export const DEFAULT_MAX_CONNECTIONS = 10;
 
 /** Any one lock id of our own: migrations of concurrent first users wait for each other on it. */
 const MIGRATION_LOCK = 0x79_6f_61_6b;
@@ -12,17 +16,30 @@ const MIGRATION_LOCK = 0x79_6f_61_6b;
  */
 export class FleetDatabase {
   readonly pool: pg.Pool;
+  /**
+   * The pool's queries retried while the server is away or full (`retry`; none by default): for
+   * statements that may run twice.
+   */
+  readonly queries: Queryable;
   #ready: Promise<void> | undefined;
   #closed = false;
 
   constructor(
     /** `postgres://user@host:port/db`. */
     readonly url: string,
-    options: { maxConnections?: number } = {},
+    options: { maxConnections?: number; retry?: RetryPolicy } = {},
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+      // A server that does not answer (a cut network) fails the connect, which is then retried,
+      // rather than holding a run for ever; idle connections are let go so a quiet worker holds few.
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+    });
     // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
     this.pool.on("error", () => undefined);
+    this.queries = retryingQueries(this.pool, options.retry ?? { retryMs: 0 });
   }
 
   /** Resolves once the schema is current (migrating it the first time). */

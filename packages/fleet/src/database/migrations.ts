@@ -74,4 +74,13 @@ export const MIGRATIONS: readonly string[] = [
   // 5: a run's working tree when it left its worker before its end (paused, rate limited), for the
   // worker that continues it.
   "ALTER TABLE yoake_runs ADD COLUMN workspace jsonb;",
+  // 6: when the worker holding a run last said it still does (a run nobody hears from goes back to
+  // the queue), and the run's next event number, taken by each insert of events under the run's
+  // row lock, so two workers' inserts never take the same numbers (with the last batch's id, so a
+  // batch sent again after its answer was lost is not stored twice).
+  `ALTER TABLE yoake_runs ADD COLUMN heard_at timestamptz,
+     ADD COLUMN events_next integer NOT NULL DEFAULT 1,
+     ADD COLUMN events_batch text;
+   UPDATE yoake_runs SET events_next = 1 + COALESCE((SELECT max(seq) FROM yoake_run_events WHERE run = yoake_runs.id), 0);
+   CREATE INDEX yoake_runs_heard ON yoake_runs (heard_at) WHERE state IN ('queued', 'running');`,
 ];

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { WireEvent } from "@yoake/pod/protocol";
 import type pg from "pg";
+import type { Queryable } from "../database/retry.js";
 
 /** The channel a stored batch of run events is announced on; the payload is the run id. */
 export const RUN_EVENTS_CHANNEL = "yoake_run_events";
@@ -12,38 +14,45 @@ export const RUN_EVENTS_CHANNEL = "yoake_run_events";
 const BATCH_MS = 20;
 
 /**
+ * Stores a batch: its numbers are taken from the run's counter (`events_next`), whose row lock
+ * orders concurrent inserts, so two workers writing one run's events (one taking over from another
+ * that lost the database and came back) never collide on `(run, seq)`. The counter remembers the
+ * last batch's id: a batch sent again after its answer was lost finds itself counted and inserts
+ * nothing. One NOTIFY announces the batch in the same statement.
+ */
+const INSERT_BATCH = `
+WITH counter AS (
+  UPDATE yoake_runs SET events_next = events_next + cardinality($3::json[]), events_batch = $2
+   WHERE id = $1 AND events_batch IS DISTINCT FROM $2
+  RETURNING events_next - cardinality($3::json[]) AS first),
+stored AS (
+  INSERT INTO yoake_run_events (run, seq, event)
+  SELECT $1, counter.first + ordinality - 1, event
+    FROM counter, unnest($3::json[]) WITH ORDINALITY AS batch (event, ordinality)
+  RETURNING 1)
+SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`;
+
+/**
  * The events of one run as the worker executing it records them (the Pod's events in their wire
  * form, the shapes `yoake -p --output-format stream-json` prints), numbered from 1 across every
  * worker that takes the run. Events are written in batches: the first event of a batch waits
  * `BATCH_MS` for those that follow it (and a batch waits for the one in flight), then all go in
- * one insert, announced with one NOTIFY in the same statement.
+ * one insert (`INSERT_BATCH`), retried while the database is away as `queries` retries.
  */
 export class RunEventWriter {
-  readonly #pool: pg.Pool;
+  readonly #queries: Queryable;
   readonly #runId: string;
-  #next: number;
+  /** This writer's batches are `<writer>:<n>`. */
+  readonly #writer = randomUUID();
+  #batches = 0;
   #pending: WireEvent[] = [];
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
   #failure: unknown;
 
-  private constructor(pool: pg.Pool, runId: string, next: number) {
-    this.#pool = pool;
+  constructor(queries: Queryable, runId: string) {
+    this.#queries = queries;
     this.#runId = runId;
-    this.#next = next;
-  }
-
-  /**
-   * A writer continuing the run's events after those already stored (by an earlier worker);
-   * `fresh` when the run never had a session (so no events): nothing to look up.
-   */
-  static async open(pool: pg.Pool, runId: string, fresh = false): Promise<RunEventWriter> {
-    if (fresh) return new RunEventWriter(pool, runId, 1);
-    const { rows } = await pool.query<{ last: number | null }>(
-      "SELECT max(seq) AS last FROM yoake_run_events WHERE run = $1",
-      [runId],
-    );
-    return new RunEventWriter(pool, runId, (rows[0]?.last ?? 0) + 1);
   }
 
   /** Queues an event; it is stored with the next batch. */
@@ -73,17 +82,16 @@ export class RunEventWriter {
     if (this.#pending.length === 0 || this.#failure !== undefined) return Promise.resolve();
     const batch = this.#pending;
     this.#pending = [];
-    const first = this.#next;
-    this.#next += batch.length;
-    this.#writing = this.#pool
+    this.#batches += 1;
+    this.#writing = this.#queries
       .query({
         name: "yoake_run_events_insert",
-        text: `WITH stored AS (
-           INSERT INTO yoake_run_events (run, seq, event)
-           SELECT $1, $2 + ordinality - 1, event FROM unnest($3::json[]) WITH ORDINALITY AS batch (event, ordinality)
-           RETURNING 1)
-         SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1::text) FROM (SELECT count(*) FROM stored) stored`,
-        values: [this.#runId, first, batch.map((event) => JSON.stringify(event))],
+        text: INSERT_BATCH,
+        values: [
+          this.#runId,
+          `${this.#writer}:${this.#batches}`,
+          batch.map((event) => JSON.stringify(event)),
+        ],
       })
       .then(
         () => undefined,

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { type RetryPolicy, retryTransient } from "../database/retry.js";
 
 /** The pg-boss queue that carries run ids to workers. */
 export const RUN_QUEUE = "yoake-runs";
@@ -11,6 +12,9 @@ export interface RunJob {
 /** The channel a job ready to run is announced on, so idle workers take it at once. */
 export const RUNS_QUEUED_CHANNEL = "yoake_runs_queued";
 
+/** The connections of pg-boss's own pool in each process. */
+export const QUEUE_CONNECTIONS = 2;
+
 /** How long a run may hold a worker by default (`RunSpec.timeoutSeconds`). */
 export const DEFAULT_RUN_TIMEOUT_SECONDS = 15 * 60;
 
@@ -20,15 +24,25 @@ export const DEFAULT_RUN_TIMEOUT_SECONDS = 15 * 60;
  */
 export class RunQueue {
   readonly boss: PgBoss;
+  readonly #retry: RetryPolicy;
 
-  private constructor(boss: PgBoss) {
+  private constructor(boss: PgBoss, retry: RetryPolicy) {
     this.boss = boss;
+    this.#retry = retry;
   }
 
-  static async open(url: string, options: { supervise?: boolean } = {}): Promise<RunQueue> {
+  /**
+   * `retry`: how long `send` is tried again while the database is away (default not at all). A
+   * job sent twice (its first answer lost) is harmless: a run is claimed by one worker at a time
+   * and a job for a run that is held or ended is dropped.
+   */
+  static async open(
+    url: string,
+    options: { supervise?: boolean; retry?: RetryPolicy } = {},
+  ): Promise<RunQueue> {
     const boss = new PgBoss({
       connectionString: url,
-      max: 4,
+      max: QUEUE_CONNECTIONS,
       // Only workers supervise (expire lost jobs); a submitting command need not.
       supervise: options.supervise ?? false,
       schedule: false,
@@ -41,7 +55,7 @@ export class RunQueue {
       // Two processes creating it at once: the second finds it there.
       if (!/already exists|duplicate key/i.test((error as Error).message)) throw error;
     });
-    return new RunQueue(boss);
+    return new RunQueue(boss, options.retry ?? { retryMs: 0 });
   }
 
   /**
@@ -51,13 +65,22 @@ export class RunQueue {
    * workers poll only every half second.
    */
   async send(runId: string, timeoutSeconds = DEFAULT_RUN_TIMEOUT_SECONDS, delaySeconds = 0): Promise<void> {
-    await this.boss.send(RUN_QUEUE, { runId } satisfies RunJob, {
-      retryLimit: 5,
-      retryDelay: 1,
-      expireInSeconds: timeoutSeconds,
-      ...(delaySeconds > 0 && { startAfter: delaySeconds }),
-    });
-    if (delaySeconds === 0) await this.boss.getDb().executeSql(`NOTIFY ${RUNS_QUEUED_CHANNEL}`, []);
+    await retryTransient(
+      () =>
+        this.boss.send(RUN_QUEUE, { runId } satisfies RunJob, {
+          retryLimit: 5,
+          retryDelay: 1,
+          expireInSeconds: timeoutSeconds,
+          ...(delaySeconds > 0 && { startAfter: delaySeconds }),
+        }),
+      this.#retry,
+    );
+    if (delaySeconds === 0)
+      await this.boss
+        .getDb()
+        .executeSql(`NOTIFY ${RUNS_QUEUED_CHANNEL}`, [])
+        // Only a wake-up: idle workers poll anyway.
+        .catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,7 @@ import {
 } from "@yoake/pod/session-log";
 import { v7 as newSessionId } from "uuid";
 import { type FleetDatabase, redactUrl } from "../database/fleet-database.js";
+import type { RetryPolicy } from "../database/retry.js";
 import { DEFAULT_LEASE_MS, PostgresSessionWriter } from "./postgres-session-writer.js";
 
 export interface PostgresSessionStoreOptions {
@@ -28,6 +29,11 @@ export interface PostgresSessionStoreOptions {
    * one project would; default every session in the database.
    */
   project?: string;
+  /**
+   * How long an append is tried again while the database is away (default 10 s); reads and the
+   * lease go through the database's `queries`, retried as it was told.
+   */
+  retry?: RetryPolicy;
 }
 
 const DIRECTORY = "postgres:yoake_sessions";
@@ -44,12 +50,14 @@ export class PostgresSessionStore implements SessionStore {
   readonly #key: SessionKey;
   readonly #leaseMs: number;
   readonly #project: string | null;
+  readonly #retry: RetryPolicy;
 
   constructor(database: FleetDatabase, options: PostgresSessionStoreOptions) {
     this.#database = database;
     this.#key = options.key;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#project = options.project ?? null;
+    this.#retry = options.retry ?? { retryMs: 10_000 };
   }
 
   /** `postgres:<database URL without its password>`. */
@@ -69,7 +77,7 @@ export class PostgresSessionStore implements SessionStore {
     const last = lines[lines.length - 1] as (typeof lines)[number];
     const owner = randomUUID();
     // One statement: the entries go in only if the session row did (a taken id inserts nothing).
-    const { rowCount } = await this.#database.pool.query({
+    const { rowCount } = await this.#database.queries.query({
       name: "yoake_session_create",
       text: `WITH session AS (
                INSERT INTO yoake_sessions (id, started, previous, head_seq, head_mac, last_activity, lease_owner, lease_expires, project)
@@ -95,8 +103,15 @@ export class PostgresSessionStore implements SessionStore {
         texts,
       ],
     });
-    if (rowCount !== lines.length)
-      throw new SessionLogError("already_exists", where, "a session with this id already exists");
+    if (rowCount !== lines.length) {
+      // A retry whose first attempt landed (its answer lost) finds the session under its own lease.
+      const mine = await this.#database.queries.query(
+        "SELECT 1 FROM yoake_sessions WHERE id = $1 AND lease_owner = $2 AND head_mac = $3",
+        [id, owner, last.mac],
+      );
+      if (mine.rowCount !== 1)
+        throw new SessionLogError("already_exists", where, "a session with this id already exists");
+    }
     return this.#writer(id, owner, lines.length, last.mac);
   }
 
@@ -104,15 +119,16 @@ export class PostgresSessionStore implements SessionStore {
     await this.#database.ready();
     checkId(id);
     const owner = randomUUID();
-    const { rows } = await this.#database.pool.query<{ head_seq: number; head_mac: string }>(
+    // `lease_owner = $2`: a retry whose first attempt took the lease (its answer lost) has it.
+    const { rows } = await this.#database.queries.query<{ head_seq: number; head_mac: string }>(
       `UPDATE yoake_sessions SET lease_owner = $2, lease_expires = now() + $3 * interval '1 millisecond'
-        WHERE id = $1 AND (lease_owner IS NULL OR lease_expires < now())
+        WHERE id = $1 AND (lease_owner IS NULL OR lease_expires < now() OR lease_owner = $2)
         RETURNING head_seq, head_mac`,
       [id, owner, this.#leaseMs],
     );
     const head = rows[0];
     if (head === undefined) {
-      const held = await this.#database.pool.query("SELECT 1 FROM yoake_sessions WHERE id = $1", [id]);
+      const held = await this.#database.queries.query("SELECT 1 FROM yoake_sessions WHERE id = $1", [id]);
       if (held.rowCount === 0) throw notFound(id);
       throw new SessionLogError("locked", `postgres:${id}`, "another writer holds this session's lease");
     }
@@ -137,12 +153,12 @@ export class PostgresSessionStore implements SessionStore {
   async read(id: string, fromSeq = 1): Promise<LogEntry[]> {
     await this.#database.ready();
     checkId(id);
-    const { rows } = await this.#database.pool.query<{ seq: number; prev: string; line: string }>(
+    const { rows } = await this.#database.queries.query<{ seq: number; prev: string; line: string }>(
       "SELECT seq, prev, line FROM yoake_session_entries WHERE session = $1 AND seq >= $2 ORDER BY seq",
       [id, Math.max(1, fromSeq)],
     );
     if (rows.length === 0) {
-      const exists = await this.#database.pool.query("SELECT 1 FROM yoake_sessions WHERE id = $1", [id]);
+      const exists = await this.#database.queries.query("SELECT 1 FROM yoake_sessions WHERE id = $1", [id]);
       if (exists.rowCount === 0) throw notFound(id);
       return [];
     }
@@ -198,6 +214,7 @@ export class PostgresSessionStore implements SessionStore {
       key: this.#key,
       owner,
       leaseMs: this.#leaseMs,
+      retry: this.#retry,
       seq,
       lastHash,
     });

@@ -9,11 +9,10 @@ import {
   sealEntry,
 } from "@yoake/pod/session-log";
 import type pg from "pg";
-import { isTransient } from "./transient.js";
+import { type RetryPolicy, retryTransient } from "../database/retry.js";
 
 /** How long a writer's lease lasts without renewal: a writer that dies frees its session after this. */
 export const DEFAULT_LEASE_MS = 30_000;
-const APPEND_ATTEMPTS = 4;
 
 /**
  * Extends the session's head by a batch of consecutive lines, in one statement: the head moves
@@ -55,6 +54,7 @@ export class PostgresSessionWriter implements SessionWriter {
   readonly #key: SessionKey;
   readonly #owner: string;
   readonly #leaseMs: number;
+  readonly #retry: RetryPolicy;
   readonly #renewal: NodeJS.Timeout;
   #seq: number;
   #lastHash: string;
@@ -70,6 +70,8 @@ export class PostgresSessionWriter implements SessionWriter {
       key: SessionKey;
       owner: string;
       leaseMs: number;
+      /** How long an append is tried again while the database is away. */
+      retry: RetryPolicy;
       seq: number;
       lastHash: string;
     },
@@ -78,6 +80,7 @@ export class PostgresSessionWriter implements SessionWriter {
     this.#key = options.key;
     this.#owner = options.owner;
     this.#leaseMs = options.leaseMs;
+    this.#retry = options.retry;
     this.#seq = options.seq;
     this.#lastHash = options.lastHash;
     this.#renewal = setInterval(() => void this.#renew(), Math.max(50, this.#leaseMs / 3));
@@ -170,9 +173,10 @@ export class PostgresSessionWriter implements SessionWriter {
   }
 
   /**
-   * Sends a batch of sealed lines, again after a transient failure: a retry whose first attempt did
-   * land finds its own last line (same seq, same MAC) in place and counts as done (the statement
-   * is atomic, so the whole batch landed), so retrying never writes twice.
+   * Sends a batch of sealed lines, again after a transient failure for as long as the retry policy
+   * says (a database restarting or stopped for a while): a retry whose first attempt did land
+   * finds its own last line (same seq, same MAC) in place and counts as done (the statement is
+   * atomic, so the whole batch landed), so retrying never writes twice.
    */
   async #insert(batch: readonly PendingLine[]): Promise<void> {
     const first = batch[0] as PendingLine;
@@ -185,8 +189,8 @@ export class PostgresSessionWriter implements SessionWriter {
       ({ entry }) => entry.type === "compaction" && entry.sessionId !== this.id,
     )?.entry;
     const next = compaction?.type === "compaction" ? compaction.sessionId : null;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
+    await retryTransient(async () => {
+      {
         // Named: each connection parses and plans it once, not at every append.
         const { rowCount } = await this.#pool.query({
           name: "yoake_session_append",
@@ -223,11 +227,8 @@ export class PostgresSessionWriter implements SessionWriter {
             : "another writer appended first; this writer is stale and nothing was written (the session did not fork)",
           first.seq,
         );
-      } catch (error) {
-        if (!isTransient(error) || attempt >= APPEND_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       }
-    }
+    }, this.#retry);
   }
 
   async #renew(): Promise<void> {

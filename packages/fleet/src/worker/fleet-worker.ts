@@ -3,14 +3,18 @@ import path from "node:path";
 import { SessionLogError } from "@yoake/pod";
 import type PgBoss from "pg-boss";
 import { listenFor } from "../database/notifications.js";
+import { type RetryPolicy, retryTransient } from "../database/retry.js";
+import { isDatabaseUnavailable } from "../database/transient.js";
 import { RUN_QUEUE, RUNS_QUEUED_CHANNEL, type RunJob, RunQueue } from "../runs/run-queue.js";
 import { RunTable } from "../runs/run-record.js";
 import { openFleetStores } from "../stores.js";
+import { RepositoryUnreachableError } from "./git-retry.js";
 import { Handover } from "./handover.js";
 import { ProviderSlots } from "./provider-slots.js";
 import { RepositoryCache } from "./repository-cache.js";
 import { admitRun, hiddenFromRuns, podEnvironment } from "./run-confinement.js";
 import { executeRun } from "./run-executor.js";
+import { startRunLiveness } from "./run-liveness.js";
 
 export interface FleetWorkerOptions {
   url: string;
@@ -31,6 +35,30 @@ export interface FleetWorkerOptions {
   providerLimit?: number;
   /** Session lease (default 10 s): how soon another worker may continue a dead worker's run. */
   leaseMs?: number;
+  /**
+   * How long a run's worker may go unheard (it says it holds each run every quarter of this)
+   * before another worker takes the run over (default 30 s), whatever the run's `timeoutSeconds`.
+   */
+  jobExpireMs?: number;
+  /**
+   * How long a statement is tried again while the database is away (restarting, stopped, out of
+   * connection slots) before the run's step fails (default 120 s). A run whose worker waits longer
+   * than `jobExpireMs` is taken over by another worker meanwhile; this one then drops it.
+   */
+  databaseRetryMs?: number;
+  /**
+   * How long a fetch or push is tried again while the run's repository cannot be reached (default
+   * 120 s); a permanent failure (no such repository, refused credentials) fails the run at once.
+   */
+  gitRetryMs?: number;
+  /**
+   * How long a stopping worker waits for each running run's next model request to start (its log
+   * then holds everything before it, and nothing is in flight) before it hands the run over
+   * where it is (default 30 s).
+   */
+  handoverWaitMs?: number;
+  /** The most connections of this process's pool (default 2 + concurrency, at most 10). */
+  maxConnections?: number;
   /** Told what the worker does, one line each (`yoake worker` prints them on stderr). */
   log?: (line: string) => void;
   /**
@@ -50,6 +78,9 @@ export interface FleetWorker {
 }
 
 const DEFAULT_LEASE_MS = 10_000;
+export const DEFAULT_JOB_EXPIRE_MS = 30_000;
+export const DEFAULT_DATABASE_RETRY_MS = 120_000;
+export const DEFAULT_GIT_RETRY_MS = 120_000;
 /** Runs of one lane whose changes are being delivered while it runs the next. */
 const MAX_DELIVERING = 4;
 /**
@@ -71,17 +102,45 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const id = `${hostname()}:${process.pid}`;
   const log = options.log ?? (() => undefined);
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const stores = await openFleetStores(options.url, { env: options.env, leaseMs });
-  const queue = await RunQueue.open(options.url, { supervise: true });
-  const runs = new RunTable(stores.database.pool);
-  const slots = new ProviderSlots(options.url);
+  const concurrency = options.concurrency ?? 1;
+  const jobExpireMs = options.jobExpireMs ?? DEFAULT_JOB_EXPIRE_MS;
+  // Told once per outage, not at every retry.
+  let waitingSince: number | undefined;
+  let gitWaitingSince: number | undefined;
+  const retry: RetryPolicy = {
+    retryMs: options.databaseRetryMs ?? DEFAULT_DATABASE_RETRY_MS,
+    onRetry: (error) => {
+      if (waitingSince !== undefined && Date.now() - waitingSince < 10_000) return;
+      waitingSince = Date.now();
+      log(`the database is unavailable (${error.message}): retrying`);
+    },
+  };
+  const stores = await openFleetStores(options.url, {
+    env: options.env,
+    leaseMs,
+    retry,
+    maxConnections: options.maxConnections ?? Math.min(10, 2 + concurrency),
+  });
+  const queue = await RunQueue.open(options.url, { supervise: true, retry });
+  const queries = stores.database.queries;
+  const runs = new RunTable(queries);
+  const slots = new ProviderSlots(options.url, retry);
   const repositories = await RepositoryCache.open(
     options.repositoryCache ?? RepositoryCache.defaultRoot(options.env),
     { clock: () => stores.database.now() },
   );
   const context = {
+    worker: id,
+    gitRetry: {
+      retryMs: options.gitRetryMs ?? DEFAULT_GIT_RETRY_MS,
+      onRetry: (error: Error) => {
+        if (gitWaitingSince !== undefined && Date.now() - gitWaitingSince < 10_000) return;
+        gitWaitingSince = Date.now();
+        log(`a repository cannot be reached (${error.message.split("\n")[0]}): retrying`);
+      },
+    },
     repositories,
-    pool: stores.database.pool,
+    queries,
     runs,
     sessions: stores.sessionStore,
     blobs: stores.blobStore,
@@ -100,12 +159,19 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     await runs.requeue(runId, id);
   };
 
-  const handle = async (runId: string, podClosed: () => void, handover: Handover): Promise<void> => {
-    const claimed = await runs.claim(runId, id);
-    if (claimed === undefined) return; // finished, paused or cancelled meanwhile
+  const handle = async (
+    runId: string,
+    podClosed: () => void,
+    handover: Handover,
+    held: () => void,
+  ): Promise<void> => {
+    const claimed = await runs.claim(runId, id, jobExpireMs);
+    // Ended, paused, or held by a worker that is alive (a second job of one run): not run twice.
+    if (claimed === undefined) return;
+    held();
     // The database may hold a spec no `submit` checked: one this worker does not run ends here.
     const spec = await admitRun(claimed.spec, allowPaths).catch(async (error: Error) => {
-      await runs.finish(runId, { status: "failed", error: error.message });
+      await runs.finish(runId, id, { status: "failed", error: error.message });
       log(`run ${runId}: ${error.message}`);
       return undefined;
     });
@@ -135,17 +201,25 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         handover,
       );
       if (execution.kind === "paused") log(`run ${runId}: paused for approval`);
+      else if (execution.kind === "lost")
+        log(`run ${runId}: taken over by another worker while this one was not heard from; dropped`);
       else if (execution.kind === "stopped") {
         await requeue(runId, run.spec.timeoutSeconds, 0);
         log(`run ${runId}: handed over (this worker stops)`);
+      } else if (execution.kind === "undelivered") {
+        await requeue(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
+        log(
+          `run ${runId}: its branch could not be pushed (${execution.reason}): changes kept, again in ${execution.retryAfterSeconds} s`,
+        );
       } else if (execution.kind === "rate_limited") {
         await requeue(runId, run.spec.timeoutSeconds, execution.retryAfterSeconds);
         log(`run ${runId}: rate limited, again in ${execution.retryAfterSeconds} s`);
+      } else if (!(await runs.finish(runId, id, execution.outcome))) {
+        log(`run ${runId}: taken over by another worker while this one was not heard from; not stored`);
       } else {
-        await runs.finish(runId, execution.outcome);
-        log(
-          `run ${runId}: ${execution.outcome.status}${execution.outcome.branch ? ` on ${execution.outcome.branch}` : ""}`,
-        );
+        // A failed run says why (a provider's errors after the client's retries, ...).
+        const { status, branch, error } = execution.outcome;
+        log(`run ${runId}: ${status}${branch ? ` on ${branch}` : ""}${error ? `: ${error}` : ""}`);
       }
     } catch (error) {
       if (error instanceof SessionLogError && error.kind === "locked") {
@@ -154,8 +228,31 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         log(`run ${runId}: its session is held by another worker, again later`);
         return;
       }
-      await runs.finish(runId, { status: "failed", error: (error as Error).message });
-      log(`run ${runId}: failed: ${(error as Error).message}`);
+      if (handover.lost) {
+        log(`run ${runId}: taken over by another worker while this one was not heard from; dropped`);
+        return;
+      }
+      // Only a permanent failure fails a run. Its repository unreachable for longer than
+      // --git-retry: queued again for later; the database away for longer than --db-retry: the
+      // run is left to the sweep (no one hears from it now).
+      if (error instanceof RepositoryUnreachableError) {
+        const later = Math.min(30, Math.max(1, Math.ceil(context.gitRetry.retryMs / 4000)));
+        await requeue(runId, run.spec.timeoutSeconds, later);
+        log(
+          `run ${runId}: its repository cannot be reached (${(error as Error).message.split("\n")[0]}): again in ${later} s`,
+        );
+        return;
+      }
+      if (isDatabaseUnavailable(error)) {
+        log(
+          `run ${runId}: the database was away too long (${(error as Error).message}): it goes back to the queue`,
+        );
+        return;
+      }
+      const stored = await runs.finish(runId, id, { status: "failed", error: (error as Error).message });
+      log(
+        `run ${runId}: failed: ${(error as Error).message}${stored ? "" : " (taken over meanwhile: not stored)"}`,
+      );
     } finally {
       await releaseSlot();
     }
@@ -175,7 +272,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
    */
   const active = new Map<
     string,
-    { job: PgBoss.Job<RunJob>; podOpen: boolean; handover: Handover; done: Promise<void> }
+    { job: PgBoss.Job<RunJob>; podOpen: boolean; held: boolean; handover: Handover; done: Promise<void> }
   >();
   const runJob = (job: PgBoss.Job<RunJob>, podClosed: () => void): Promise<void> => {
     const closePod = () => {
@@ -183,11 +280,17 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       if (entry !== undefined) entry.podOpen = false;
       podClosed();
     };
-    const handover = new Handover(stores.sessionStore);
-    const done = handle(job.data.runId, closePod, handover)
+    const handover = new Handover(stores.sessionStore, options.handoverWaitMs);
+    const held = () => {
+      const entry = active.get(job.id);
+      if (entry !== undefined) entry.held = true;
+    };
+    // The job's end is retried like any statement: a job left active would only expire later.
+    const done = handle(job.data.runId, closePod, handover, held)
       .then(
-        () => queue.boss.complete(RUN_QUEUE, job.id),
-        (error: Error) => queue.boss.fail(RUN_QUEUE, job.id, { message: error.message }),
+        () => retryTransient(() => queue.boss.complete(RUN_QUEUE, job.id), retry),
+        (error: Error) =>
+          retryTransient(() => queue.boss.fail(RUN_QUEUE, job.id, { message: error.message }), retry),
       )
       .then(
         () => undefined,
@@ -197,9 +300,22 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         closePod();
         active.delete(job.id);
       });
-    active.set(job.id, { job, podOpen: true, handover, done });
+    active.set(job.id, { job, podOpen: true, held: false, handover, done });
     return done;
   };
+
+  const liveness = startRunLiveness({
+    worker: id,
+    jobExpireMs,
+    runs,
+    pool: stores.database.pool,
+    queue,
+    log,
+    held: () =>
+      [...active.values()]
+        .filter((entry) => entry.held)
+        .map((entry) => ({ runId: entry.job.data.runId, podOpen: entry.podOpen, handover: entry.handover })),
+  });
   const lane = async (): Promise<void> => {
     const delivering = new Set<Promise<void>>();
     while (!stopping) {
@@ -232,17 +348,19 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       while (delivering.size > MAX_DELIVERING) await Promise.race(delivering);
     }
   };
-  for (let i = 0; i < (options.concurrency ?? 1); i += 1) void lane();
+  for (let i = 0; i < concurrency; i += 1) void lane();
   return {
     id,
     async stop() {
       stopping = true;
+      liveness.stopSweeping();
       await queued.close();
       await Promise.all([...fetches]);
       // A run whose changes are being pushed ends first. A run whose Pod is still going is ended
       // where it is and queued again at once, its tree kept: the next worker continues it.
       for (const entry of active.values()) if (entry.podOpen) entry.handover.stop();
       await Promise.all([...active.values()].map((entry) => entry.done));
+      liveness.stop();
       await queue.close();
       await slots.close();
       await repositories.close();

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { type RetryPolicy, retryTransient } from "../database/retry.js";
 
 /** A held slot; `release` gives it back (also given back if the process dies: the connection ends). */
 export interface ProviderSlot {
@@ -17,10 +18,21 @@ export class ProviderSlots {
   readonly #idle: pg.Client[] = [];
   #closed = false;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    /** How long taking a slot is tried again while the database is away (default not at all). */
+    private readonly retry: RetryPolicy = { retryMs: 0 },
+  ) {}
 
-  /** A free slot of `provider`, or undefined when all `limit` are taken. */
-  async acquire(provider: string, limit: number): Promise<ProviderSlot | undefined> {
+  /**
+   * A free slot of `provider`, or undefined when all `limit` are taken. A kept connection that the
+   * server dropped (it restarted) is replaced, and the whole try retried under `retry`.
+   */
+  acquire(provider: string, limit: number): Promise<ProviderSlot | undefined> {
+    return retryTransient(() => this.#tryAcquire(provider, limit), this.retry);
+  }
+
+  async #tryAcquire(provider: string, limit: number): Promise<ProviderSlot | undefined> {
     const group = createHash("sha256").update(provider).digest().readInt32BE(0);
     const client = await this.#connection();
     try {
@@ -58,9 +70,14 @@ export class ProviderSlots {
   async #connection(): Promise<pg.Client> {
     const idle = this.#idle.pop();
     if (idle !== undefined) return idle;
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
     client.on("error", () => undefined);
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     return client;
   }
 

@@ -1,11 +1,12 @@
 import type { PodRunResult } from "@yoake/pod";
-import { Pod, RunCostMeter } from "@yoake/pod";
+import { Pod, RunCostMeter, SessionLogError } from "@yoake/pod";
 import { toWireEvent } from "@yoake/pod/protocol";
-import type pg from "pg";
 import type { PostgresBlobStore } from "../blobs/postgres-blob-store.js";
+import type { Queryable, RetryPolicy } from "../database/retry.js";
 import { RunEventWriter } from "../runs/run-events.js";
 import type { PendingPermission, RunOutcome, RunRecord, RunTable } from "../runs/run-record.js";
 import type { PostgresSessionStore } from "../sessions/postgres-session-store.js";
+import { RepositoryUnreachableError } from "./git-retry.js";
 import { Handover } from "./handover.js";
 import { rateLimitDelay } from "./rate-limit-delay.js";
 import type { RepositoryCache } from "./repository-cache.js";
@@ -17,14 +18,31 @@ import { prepareWorkspace, type Workspace } from "./workspace.js";
  * a handover to the next worker (this one stops).
  */
 export type Execution =
-  | { kind: "ended"; outcome: RunOutcome }
+  /**
+   * `finishedBefore`: the log already held the run's end (an earlier attempt finished and its
+   * worker died, was taken over, or could not push before its result was stored).
+   */
+  | { kind: "ended"; outcome: RunOutcome; finishedBefore?: boolean }
   | { kind: "paused"; permission: PendingPermission }
   | { kind: "rate_limited"; retryAfterSeconds: number }
+  /**
+   * Its branch could not be pushed (the repository unreachable for the whole git retry time): its
+   * changes are kept in its record, and it is queued again to deliver them.
+   */
+  | { kind: "undelivered"; retryAfterSeconds: number; reason: string }
   /** The worker stops: the run was ended where it was, for the next worker to continue. */
-  | { kind: "stopped" };
+  | { kind: "stopped" }
+  /**
+   * Another worker took the run over while this one was not heard from (it lost the database):
+   * this one ended it where it was and stores and delivers nothing of it.
+   */
+  | { kind: "lost" };
 
 export interface ExecutorContext {
-  pool: pg.Pool;
+  /** This worker (`host:pid`): it changes a run only while it holds it. */
+  worker: string;
+  /** Queries retried while the database is away (the worker's `--db-retry`). */
+  queries: Queryable;
   runs: RunTable;
   sessions: PostgresSessionStore;
   blobs: PostgresBlobStore;
@@ -37,7 +55,16 @@ export interface ExecutorContext {
   shellHide: readonly string[];
   /** Where runs on a `repo` get their working trees. */
   repositories: RepositoryCache;
+  /** How long fetches and pushes are retried while the repository cannot be reached. */
+  gitRetry: RetryPolicy;
 }
+
+/**
+ * How long an undelivered run waits in the queue before a worker tries its push again: a quarter
+ * of the git retry time, from 1 s to 30 s.
+ */
+const redeliverAfterSeconds = (gitRetry: RetryPolicy) =>
+  Math.min(30, Math.max(1, Math.ceil(gitRetry.retryMs / 4000)));
 
 /**
  * Runs (or continues) one run in a Pod whose session and blobs are in the database. `run.spec` is
@@ -60,23 +87,57 @@ export async function executeRun(
   podClosed: () => void = () => undefined,
   handover: Handover = new Handover(context.sessions),
 ): Promise<Execution> {
-  const workspace = await prepareWorkspace(run.spec, context.repositories, run.createdAt, run.workspace);
+  const workspace = await prepareWorkspace(
+    run.spec,
+    context.repositories,
+    run.createdAt,
+    run.workspace,
+    context.gitRetry,
+  );
   try {
     const ran = await runPod(run, context, workspace, handover);
     podClosed();
+    if (ran.kind === "lost" || handover.lost) return { kind: "lost" };
     if (ran.kind !== "ended") {
       const saved = await workspace.save();
-      if (saved !== undefined) await context.runs.keepWorkspace(run.id, saved);
+      if (saved !== undefined) await context.runs.keepWorkspace(run.id, context.worker, saved);
       // Only now may an approval queue it for another worker.
-      if (ran.kind === "paused") await context.runs.pause(run.id, ran.permission);
+      if (ran.kind === "paused") await context.runs.pause(run.id, context.worker, ran.permission);
       return ran;
     }
-    // Only a finished run's changes are delivered.
+    // Only a finished run's changes are delivered, and only by the worker that holds it: one
+    // that lost the database and came back after the run was taken over pushes nothing.
     if (ran.outcome.status !== "finished") return ran;
-    const delivered = await workspace.deliver(run.id);
-    return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
+    if (!(await context.runs.holds(run.id, context.worker))) return { kind: "lost" };
+    try {
+      // Delivery and result as one idempotent step: an earlier attempt that pushed the branch
+      // and died before storing its result left the branch, which the result then names.
+      const earlier = ran.finishedBefore === true ? await workspace.delivered(run.id) : {};
+      if (earlier.branch !== undefined) return { kind: "ended", outcome: { ...ran.outcome, ...earlier } };
+      const delivered = await workspace.deliver(run.id);
+      return { kind: "ended", outcome: { ...ran.outcome, ...delivered } };
+    } catch (error) {
+      if (!(error instanceof RepositoryUnreachableError)) throw error;
+      // The run's work is not lost with its tree: kept in its record (the commit included), for
+      // the worker that delivers it once the repository is back (its log says it finished).
+      const saved = await workspace.save();
+      if (saved !== undefined) await context.runs.keepWorkspace(run.id, context.worker, saved);
+      return {
+        kind: "undelivered",
+        retryAfterSeconds: redeliverAfterSeconds(context.gitRetry),
+        reason: (error as Error).message.split("\n")[0] as string,
+      };
+    }
   } finally {
-    await workspace.dispose();
+    // A tree that cannot be deleted now (a stopped run's command still writing in it) is the
+    // cache's leftover, not the run's failure.
+    await workspace
+      .dispose()
+      .catch(() =>
+        new Promise((resolve) => setTimeout(resolve, 500)).then(() =>
+          workspace.dispose().catch(() => undefined),
+        ),
+      );
   }
 }
 
@@ -87,19 +148,29 @@ async function runPod(
   workspace: Workspace,
   handover: Handover,
 ): Promise<Execution> {
-  const pod = await Pod.create({
-    cwd: workspace.dir,
-    env: context.env,
-    overrides: runOverrides(run.spec, workspace.readable),
-    projectTrust: "refuse",
-    shellHide: context.shellHide,
-    sessionStore: handover.store,
-    blobStore: context.blobs,
-    session: run.sessionId ?? "new",
+  const createPod = (session: string) =>
+    Pod.create({
+      cwd: workspace.dir,
+      env: context.env,
+      overrides: runOverrides(run.spec, workspace.readable),
+      projectTrust: "refuse",
+      shellHide: context.shellHide,
+      sessionStore: handover.store,
+      blobStore: context.blobs,
+      session,
+    });
+  // A session is made with its first entry: a run handed over before that has an id and no log,
+  // so it starts afresh (nothing of it was logged, so nothing was done).
+  let sessionId = run.sessionId;
+  const pod = await createPod(sessionId ?? "new").catch((error: unknown) => {
+    if (sessionId === undefined || !(error instanceof SessionLogError && error.kind === "not_found"))
+      throw error;
+    sessionId = undefined;
+    return createPod("new");
   });
   handover.attach(pod);
   // A run stores events only after its session is recorded: one without a session has none yet.
-  const events = await RunEventWriter.open(context.pool, run.id, run.sessionId === undefined);
+  const events = new RunEventWriter(context.queries, run.id);
   const cost = new RunCostMeter(pod.manifest.model);
   const history = () => pod.history;
   const stopListening = pod.listen((event) => {
@@ -114,17 +185,26 @@ async function runPod(
     return context.runs.addCost(run.id, cost.costUsd);
   };
   try {
-    if (run.sessionId === undefined) await context.runs.setSession(run.id, pod.sessionId, workspace.base);
-    // A stop (the worker's) ends the run where it is: a failure it caused is not the run's.
-    const result = handover.stopped
+    if (
+      sessionId === undefined &&
+      !(await context.runs.setSession(run.id, context.worker, pod.sessionId, workspace.base))
+    ) {
+      await settle();
+      return { kind: "lost" };
+    }
+    // A stop (the worker's) cuts the run at its next safe point: a failure the cut caused is not
+    // the run's. A run that returns before its cut has ended (or paused) as usual.
+    const result = handover.cut
       ? undefined
-      : await converse(pod, run).catch((error: unknown) => {
-          if (handover.stopped) return undefined;
-          throw error;
-        });
+      : await converse(pod, run)
+          .catch((error: unknown) => {
+            if (handover.cut) return undefined;
+            throw error;
+          })
+          .finally(() => handover.settle());
     // Stored before the state says paused (or anything else): a follower then has every event.
     const totalCost = await settle();
-    if (result === undefined || handover.stopped) return { kind: "stopped" };
+    if (result === undefined || handover.cut) return { kind: "stopped" };
     const request = result.permissionRequest;
     if (request !== undefined)
       return {
@@ -146,12 +226,13 @@ async function runPod(
         turns: result.turns,
         ...(totalCost !== undefined && { costUsd: totalCost }),
       },
+      ...(FINISHED_BEFORE.has(result) && { finishedBefore: true }),
     };
   } finally {
     stopListening();
     // A handed-over run's log is closed already: what the Pod would still write there is refused.
     await pod.close().catch((error: unknown) => {
-      if (!handover.stopped) throw error;
+      if (!handover.cut) throw error;
     });
   }
 }
@@ -170,6 +251,9 @@ async function converse(pod: Pod, run: RunRecord): Promise<PodRunResult> {
   return result;
 }
 
+/** Results made up from a log that already held the run's end (no model was asked). */
+const FINISHED_BEFORE = new WeakSet<PodRunResult>();
+
 /**
  * A new run sends its prompt (as does one whose first attempt ended before its prompt was logged);
  * a continued one resumes where its log stopped.
@@ -183,8 +267,11 @@ async function start(pod: Pod, run: RunRecord): Promise<PodRunResult> {
     const last = [...pod.history]
       .reverse()
       .find((item) => item.type === "message" && item.role === "assistant");
-    if (/no paused run/.test((error as Error).message) && last?.type === "message")
-      return { status: "finished", text: last.text, usage: {}, turns: 0 } as unknown as PodRunResult;
+    if (/no paused run/.test((error as Error).message) && last?.type === "message") {
+      const result = { status: "finished", text: last.text, usage: {}, turns: 0 } as unknown as PodRunResult;
+      FINISHED_BEFORE.add(result);
+      return result;
+    }
     throw error;
   }
 }

@@ -1,7 +1,9 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { RetryPolicy } from "../database/retry.js";
 import type { RunSpec, SavedWorkspace } from "../runs/run-record.js";
 import { gitScript, NOTHING_TO_DO } from "./git.js";
+import { retryGit } from "./git-retry.js";
 import type { RepositoryCache, RunTree } from "./repository-cache.js";
 import { stageChanges } from "./stage.js";
 
@@ -20,6 +22,8 @@ export interface Workspace {
    * when the run asked for a patch). Returns nothing when nothing changed.
    */
   deliver(runId: string): Promise<{ branch?: string; patch?: string }>;
+  /** The run's branch, if an earlier attempt delivered it already (it is in the repository). */
+  delivered(runId: string): Promise<{ branch?: string }>;
   /**
    * The tree as it is now, for the worker that continues the run (`prepareWorkspace`'s `saved`);
    * nothing for a shared path, which every worker sees as it is.
@@ -33,13 +37,15 @@ export interface Workspace {
  * A working tree of the run's repository at its ref as it was at some moment after the run was
  * submitted (from the worker's repository cache), or the tree an earlier attempt `saved` (its
  * commit, its changes applied), or the shared path the run names. `.yoake/` (a Pod's own data) is
- * never committed.
+ * never committed. Fetches and pushes that fail because the remote cannot be reached are tried
+ * again for `gitRetry` (`retryGit`); a permanent failure fails at once, in git's words.
  */
 export async function prepareWorkspace(
   spec: RunSpec,
   cache: RepositoryCache,
   submittedAt?: Date,
   saved?: SavedWorkspace,
+  gitRetry: RetryPolicy = { retryMs: 0 },
 ): Promise<Workspace> {
   if (spec.repo === undefined) {
     const dir = spec.path as string;
@@ -47,15 +53,23 @@ export async function prepareWorkspace(
       dir,
       readable: [],
       deliver: (runId) => commitOnBranch(dir, runId, spec),
+      delivered: async (runId) =>
+        (await gitScript(
+          dir,
+          `git rev-parse --verify --quiet "refs/heads/$1" >/dev/null || exit ${NOTHING_TO_DO}`,
+          [`yoake/${runId}`],
+        )) === undefined
+          ? {}
+          : { branch: `yoake/${runId}` },
       save: async () => undefined,
       dispose: async () => undefined,
     };
   }
   const repo = spec.repo;
-  const tree =
-    saved === undefined
-      ? await cache.checkout(repo, spec.ref, submittedAt)
-      : await restore(repo, saved, cache);
+  const tree = await retryGit(
+    () => (saved === undefined ? cache.checkout(repo, spec.ref, submittedAt) : restore(repo, saved, cache)),
+    gitRetry,
+  );
   const deliver = async (runId: string): Promise<{ branch?: string; patch?: string }> => {
     if (spec.patchOnly === true) return patchOf(tree.dir);
     await stageChanges(tree.dir);
@@ -63,8 +77,17 @@ export async function prepareWorkspace(
     // The tree's HEAD is detached: the file holds the commit.
     const commit = (await readFile(join(tree.dir, ".git", "HEAD"), "utf8")).trim();
     const branch = `yoake/${runId}`;
-    await cache.push(repo, tree, commit, branch);
+    await retryGit(() => cache.push(repo, tree, commit, branch), gitRetry);
     return { branch };
+  };
+  const delivered = async (runId: string): Promise<{ branch?: string }> => {
+    if (spec.patchOnly === true) return {};
+    const branch = `yoake/${runId}`;
+    const listed = await retryGit(
+      () => gitScript(tree.dir, 'git ls-remote --heads -- "$1" "$2"', [repo, `refs/heads/${branch}`]),
+      gitRetry,
+    );
+    return (listed ?? "").trim() === "" ? {} : { branch };
   };
   const save = async (): Promise<SavedWorkspace> => {
     const patch = await stageChanges(tree.dir)
@@ -81,6 +104,7 @@ export async function prepareWorkspace(
     base: tree.commit,
     readable: [tree.objectStore],
     deliver,
+    delivered,
     save,
     dispose: tree.dispose,
   };

@@ -27,6 +27,12 @@ export interface PostgresCluster {
   socketDirectory: string;
   /** A new, empty database on this cluster (so tests in one file do not see each other's rows). */
   createDatabase(name: string): Promise<string>;
+  /** Restarts the server as a crash would (`pg_ctl restart -m immediate`): every connection drops. */
+  crashRestart(): Promise<void>;
+  /** Stops the server at once (`-m immediate`), leaving its data for `resume`. */
+  halt(): Promise<void>;
+  /** Starts a halted server again, on the same port with the same settings. */
+  resume(): Promise<void>;
   /** Stops the server and deletes its directory. */
   stop(): Promise<void>;
 }
@@ -55,11 +61,14 @@ async function freePort(): Promise<number> {
  * Starts a cluster in a temporary directory on 127.0.0.1 (never a system service): `initdb` with
  * trust authentication, then `pg_ctl start` with fsync off and small buffers, since test data need
  * not survive a power cut. As root, everything runs as `nobody`, who owns the directory.
+ * `durableCommits`: commits survive `crashRestart` and `halt` (the tests of those need it).
  * `parent` (default the system's temporary directory) is where the cluster's directory, which
  * holds its Unix socket, is made; outside `/tmp` it is made searchable by everyone, as a system
  * server's socket directory is, so a test can show what does (not) reach it.
  */
-export async function startPostgres(options: { parent?: string } = {}): Promise<PostgresCluster> {
+export async function startPostgres(
+  options: { parent?: string; durableCommits?: boolean } = {},
+): Promise<PostgresCluster> {
   const initdb = findBinary("initdb");
   const pgCtl = findBinary("pg_ctl");
   const dir = await mkdtemp(join(options.parent ?? tmpdir(), "yoake-pg-"));
@@ -76,13 +85,18 @@ export async function startPostgres(options: { parent?: string } = {}): Promise<
   try {
     await as(initdb, ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
     let port = 0;
+    let serverOptions = "";
     for (let attempt = 0; ; attempt += 1) {
       port = await freePort();
-      const options = [
+      const settings = [
         `-h 127.0.0.1 -p ${port} -k ${dir} -F`,
-        "-c full_page_writes=off -c synchronous_commit=off -c shared_buffers=16MB",
+        // An acknowledged commit survives the server's crash only with synchronous_commit on (the
+        // server's default; off here for speed where no test crashes the server). fsync stays off:
+        // the operating system does not crash, so the WAL in its cache is enough.
+        `-c full_page_writes=off -c synchronous_commit=${options.durableCommits === true ? "on" : "off"} -c shared_buffers=16MB`,
         "-c max_connections=200",
       ].join(" ");
+      serverOptions = settings;
       try {
         await as(pgCtl, [
           "-D",
@@ -93,7 +107,7 @@ export async function startPostgres(options: { parent?: string } = {}): Promise<
           "-t",
           "60",
           "-o",
-          options,
+          settings,
           "start",
         ]);
         break;
@@ -121,6 +135,28 @@ export async function startPostgres(options: { parent?: string } = {}): Promise<
           await client.end();
         }
         return `postgres://postgres@127.0.0.1:${port}/${name}`;
+      },
+      async crashRestart() {
+        // With its log file: else the new server writes to pg_ctl's output, which then never closes.
+        const log = join(dir, "server.log");
+        await as(pgCtl, ["-D", data, "-l", log, "-m", "immediate", "-w", "-t", "60", "restart"]);
+      },
+      async halt() {
+        await as(pgCtl, ["-D", data, "-m", "immediate", "-w", "stop"]);
+      },
+      async resume() {
+        await as(pgCtl, [
+          "-D",
+          data,
+          "-l",
+          join(dir, "server.log"),
+          "-w",
+          "-t",
+          "60",
+          "-o",
+          serverOptions,
+          "start",
+        ]);
       },
       async stop() {
         if (stopped) return;

@@ -42,10 +42,11 @@ export async function openPodSession(
     return { sessionId, log: () => store.create({ config, sessionId }), warnings: [] };
   }
   const warnings: string[] = [];
-  const listed = await store.list();
-  const chosen = choice === "latest" ? latestOf(listed) : matchSession(listed, choice, store.location);
-  if (chosen === undefined) throw new SessionLogError("not_found", store.location, "no sessions yet");
-  let opened = await store.open(chosen.id);
+  // A whole id is opened as it is: listing every session of a shared store (the fleet's) to find
+  // one would cost in proportion to all of them at every continued run.
+  let opened = FULL_ID.test(choice)
+    ? await store.open(choice.toLowerCase())
+    : await store.open(await chooseListed(store, choice));
   const seen = new Set<string>();
   for (;;) {
     warnings.push(...opened.warnings);
@@ -69,15 +70,30 @@ export async function openPodSession(
         );
       return { sessionId: restored.sessionId, log: opened.writer, restored, warnings };
     }
-    if (!listed.some((session) => session.id === next)) {
+    let following: Awaited<ReturnType<SessionStore["open"]>>;
+    try {
+      following = await store.open(next);
+    } catch (error) {
+      if (!(error instanceof SessionLogError && error.kind === "not_found")) throw error;
       warnings.push(
         `session ${restored.sessionId} was compacted into ${next}, which does not exist (the Pod stopped mid-compaction): continuing ${restored.sessionId}`,
       );
       return { sessionId: restored.sessionId, log: opened.writer, restored, warnings };
     }
     await opened.writer.close();
-    opened = await store.open(next);
+    opened = following;
   }
+}
+
+/** A session id written out whole (a UUID), not a prefix. */
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The id of the latest session, or of the one an id prefix names, from the store's list. */
+async function chooseListed(store: SessionStore, choice: "latest" | (string & {})): Promise<string> {
+  const listed = await store.list();
+  const chosen = choice === "latest" ? latestOf(listed) : matchSession(listed, choice, store.location);
+  if (chosen === undefined) throw new SessionLogError("not_found", store.location, "no sessions yet");
+  return chosen.id;
 }
 
 /**
