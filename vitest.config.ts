@@ -22,5 +22,8 @@ export default defineConfig({
     ],
     reporters: ["default", "./scripts/summary-reporter.ts"],
     testTimeout: 20_000,
+    // Two files at once even on two cores (vitest's default there is one): most of the suite waits
+    // on the processes it starts (bubblewrap, git, PostgreSQL, npm, tmux), not on the CPU.
+    maxWorkers: 2,
   },
 });

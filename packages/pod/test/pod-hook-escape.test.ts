@@ -44,7 +44,12 @@ const MARK = `yoake-hook-escape-${randomBytes(6).toString("hex")}`;
 /** Payloads that try to stay behind use this argument, so the host can look for them. */
 const LINGER = 31339;
 /** Runs per Pod: a fresh one now and then keeps the history (and each request) small. */
-const RUNS_PER_POD = 40;
+const RUNS_PER_POD = 10;
+/**
+ * Every payload goes through guard.sh; one Pod in this many also has the `npm test` hook, so the
+ * payloads of every kind go through npm too (npm's start is most of a payload's time).
+ */
+const NPM_EVERY = 3;
 
 const HOOKS = `
 [limits]
@@ -61,6 +66,9 @@ name = "tests"
 event = "turn_end"
 command = "npm test --silent"
 `;
+
+/** HOOKS without the `npm test` one. */
+const GUARD_ONLY = HOOKS.slice(0, HOOKS.lastIndexOf("[[hooks]]"));
 
 let place: EscapePlace;
 let listeners: Listener[];
@@ -132,20 +140,25 @@ afterEach(async () => {
     process.kill(pid, "SIGKILL");
 });
 
-/** Every file under `dir` with its content (directories and links by name), sorted. */
+/**
+ * Every file under `dir` with its content (directories and links by name), sorted. Walked by hand,
+ * never through a link: a planted link to `/` (or to itself) must be listed, not followed.
+ */
 function tree(dir: string, skip: (full: string) => boolean = () => false): string {
   if (!existsSync(dir)) return "(missing)";
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((entry) => {
-      const full = path.join(entry.parentPath, entry.name);
-      if (skip(full)) return "";
-      return entry.isFile()
-        ? `${full}=${readFileSync(full, "utf8")}`
-        : `${full}${entry.isDirectory() ? "/" : "@"}`;
-    })
-    .filter((line) => line !== "")
-    .sort()
-    .join("\n");
+  const lines: string[] = [];
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const full = path.join(at, entry.name);
+      if (skip(full)) continue;
+      if (entry.isDirectory()) {
+        lines.push(`${full}/`);
+        walk(full);
+      } else lines.push(entry.isFile() ? `${full}=${readFileSync(full, "utf8")}` : `${full}@`);
+    }
+  };
+  walk(dir);
+  return lines.sort().join("\n");
 }
 
 /** The files the model rewrites through `bash`: compared with what it wrote, not with the last run. */
@@ -205,6 +218,8 @@ async function runPayloads(
   testbed: PodTestbed,
   payloads: readonly Payload[],
   overrides = {},
+  /** The project's manifest for each Pod (by its number), when not the one already there. */
+  manifestFor?: (pod: number) => string,
 ): Promise<Outcome> {
   const outcome: Outcome = { escapes: [], unfired: [], attempts: 0 };
   let pod: Pod | undefined;
@@ -212,12 +227,21 @@ async function runPayloads(
   let snapshot = "";
   let seenEvents = 0;
   let seenRequests = 0;
+  let hooks: string[] = [];
   for (const [index, payload] of payloads.entries()) {
     if (index % RUNS_PER_POD === 0) {
       await pod?.close();
+      const manifest = manifestFor?.(index / RUNS_PER_POD);
+      if (manifest !== undefined) testbed.put(".yoake/manifest.toml", manifest);
+      hooks = readFileSync(path.join(place.project, ".yoake", "manifest.toml"), "utf8").includes(
+        'name = "tests"',
+      )
+        ? ["guard", "tests"]
+        : ["guard"];
       pod = await testbed.createPod(overrides, { XDG_RUNTIME_DIR: place.runtimeDir });
       seenEvents = 0;
-      if (index === 0) snapshot = hostState();
+      // The manifest written for this Pod is the test's change, not a hook's.
+      if (index === 0 || manifest !== undefined) snapshot = hostState();
     }
     const current = pod as Pod;
     const marker = `fired-${index}-${randomBytes(3).toString("hex")}`;
@@ -228,7 +252,7 @@ async function runPayloads(
       answer("done"),
     );
     await current.run(`payload ${index}`);
-    outcome.attempts += 2;
+    outcome.attempts += hooks.length;
     const state = hostState();
     const events: PodEvent[] = testbed.events(current).slice(seenEvents);
     seenEvents = testbed.events(current).length;
@@ -242,7 +266,7 @@ async function runPayloads(
     // Bash wrote them before the hooks ran: anything else is a hook's write into the project.
     if (JSON.stringify(now) !== JSON.stringify(hookFiles(body))) found.push("rewrote the hook files");
     const alerts = events.filter((event) => event.type === "alert").map((event) => JSON.stringify(event));
-    for (const hook of ["guard", "tests"])
+    for (const hook of hooks)
       if (!alerts.some((alert) => alert.includes(`hook:${hook}`) && alert.includes(marker)))
         outcome.unfired.push(`${payload.kind} (${hook}): ${body}\n${alerts.join("\n")}`);
     if (sent.includes(SECRET) || JSON.stringify(events).includes(SECRET)) found.push("read a hidden secret");
@@ -272,6 +296,16 @@ const HIDDEN = {
   },
 };
 
+/** `payloads` reordered to take one of each kind in turn, until every kind is used up. */
+function byKindInTurn(payloads: readonly Payload[]): Payload[] {
+  const kinds = new Map<string, Payload[]>();
+  for (const payload of payloads) kinds.set(payload.kind, [...(kinds.get(payload.kind) ?? []), payload]);
+  const ordered: Payload[] = [];
+  for (let i = 0; ordered.length < payloads.length; i++)
+    for (const group of kinds.values()) if (i < group.length) ordered.push(group[i] as Payload);
+  return ordered;
+}
+
 /** The lines of `after` that `before` does not have, and the other way round. */
 function changes(before: string, after: string): string {
   const was = new Set(before.split("\n"));
@@ -287,9 +321,12 @@ function lingering(): number {
 
 describe.skipIf(process.platform !== "linux")("the hook escape suite", () => {
   it("hundreds of generated payloads in npm test and guard.sh, rewritten through bash, all fail", async () => {
-    const payloads = generatedPayloads();
+    // Kinds taken in turn, so the Pods with the npm hook see every kind.
+    const payloads = byKindInTurn(generatedPayloads());
     expect(payloads.length).toBeGreaterThanOrEqual(300);
-    const outcome = await runPayloads(bed(), payloads, HIDDEN);
+    const outcome = await runPayloads(bed(), payloads, HIDDEN, (pod) =>
+      pod % NPM_EVERY === 0 ? HOOKS : GUARD_ONLY,
+    );
     console.log(
       `hook escape suite: ${payloads.length} payloads, ${outcome.attempts} hook runs, ${outcome.escapes.length} escapes`,
     );

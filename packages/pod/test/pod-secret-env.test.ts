@@ -48,8 +48,9 @@ describe.skipIf(process.platform === "win32")("the environment of hooks and MCP 
     const passing = path.join(base, "passing.env");
     put(
       ".yoake/manifest.toml",
-      `[[hooks]]\nevent = "prompt_submit"\ncommand = "env > '${plain}'"\n` +
-        `[[hooks]]\nevent = "prompt_submit"\ncommand = "env > '${passing}'"\npass_env = ["GITHUB_TOKEN"]\n`,
+      // On the host (sandbox = false): they write what they were given outside the project.
+      `[[hooks]]\nevent = "prompt_submit"\nsandbox = false\ncommand = "env > '${plain}'"\n` +
+        `[[hooks]]\nevent = "prompt_submit"\nsandbox = false\ncommand = "env > '${passing}'"\npass_env = ["GITHUB_TOKEN"]\n`,
     );
     mock.enqueue(answer("ok"));
     const pod = await createPod();

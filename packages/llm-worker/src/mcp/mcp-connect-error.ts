@@ -51,7 +51,7 @@ export function connectErrorOf(
   const server = config.name;
   const target = describeTarget(config);
   const prefix = `MCP server "${server}" (${target})`;
-  const said = stderr.trim().length > 0 ? `; its stderr ends with:\n${lastLines(stderr, 10)}` : "";
+  const said = stderr.trim().length > 0 ? `; ${describeStderr(stderr)}` : "";
   const code = errorCode(err);
   const make = (kind: McpConnectErrorKind, message: string): McpConnectError =>
     new McpConnectError(server, kind, message, stderr, err);
@@ -116,4 +116,17 @@ function lastLines(text: string, count: number): string {
     .slice(-count)
     .map((line) => `  ${line}`)
     .join("\n");
+}
+
+/**
+ * What a server said before it went: the last lines of its stderr, and first its error line when
+ * the tail does not hold it (a runtime's stack trace pushes `Error: Cannot find module …` out of
+ * the last lines, by how many frames the runtime prints).
+ */
+function describeStderr(stderr: string): string {
+  const tail = lastLines(stderr, 10);
+  const errorLine = stderr.split("\n").find((line) => /^\s*(\w*Error\b|error:|fatal:)/i.test(line));
+  const head =
+    errorLine === undefined || tail.includes(errorLine) ? "" : `its stderr says:\n${errorLine.trim()}\n…and `;
+  return `${head}its stderr ends with:\n${tail}`;
 }
