@@ -9,21 +9,16 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processesWhere, type ShellBed, shellBed } from "../../test/support/shell-test-kit.js";
+import {
+  pathWithoutBwrap,
+  processesWhere,
+  type ShellBed,
+  shellBed,
+} from "../../test/support/shell-test-kit.js";
 
 const SECRET = `TOPSECRET-${randomBytes(8).toString("hex")}`;
 const KEY = `sk-ant-${randomBytes(12).toString("hex")}`;
@@ -179,15 +174,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => unixServer.close(() => resolve()));
   rmSync(unixPath, { force: true });
 });
-
-/** A PATH with every program of /usr/bin but bwrap: the shell runs unconfined on it. */
-function pathWithoutBwrap(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync("/usr/bin")) {
-    if (name !== "bwrap") symlinkSync(path.join("/usr/bin", name), path.join(dir, name));
-  }
-  return dir;
-}
 
 describe("the escape suite", () => {
   it("the provider keys are refused even when the manifest names them", () => {
