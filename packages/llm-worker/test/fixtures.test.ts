@@ -1,17 +1,17 @@
 /**
- * Replays every recorded provider stream in `../shared/fixtures/providers/` (or $YOAKE_FIXTURES)
+ * Replays every recorded provider stream in `test/fixtures/providers/` (or $YOAKE_FIXTURES)
  * through `decodeStream` — whole, one byte at a time, and in random slices from a fixed seed — and
  * compares the gathered response with the `*.expected.json` beside it (format: that folder's README).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Item, Response, SchemeName } from "../src/index.js";
 import { decodeStream } from "../src/llm-client/decode.js";
 import { collectResponse } from "../src/timeline/collect-response.js";
+import { PROVIDER_FIXTURES } from "./support/provider-fixtures.js";
 
-const root =
-  process.env.YOAKE_FIXTURES ?? resolve(import.meta.dirname, "../../../../shared/fixtures/providers");
+const root = PROVIDER_FIXTURES;
 
 /** Cases whose expected file we believe is wrong, with the reason (none so far). */
 const SKIPPED: Record<string, string> = {};

@@ -3,7 +3,7 @@
  * pointed at it, recorded fixtures as raw replies, and the history invariants every run must keep.
  */
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
 import {
   createClient,
@@ -19,6 +19,7 @@ import {
   type RecordedRequest,
   startMockProvider,
 } from "../../src/testing/index.js";
+import { PROVIDER_FIXTURES } from "../support/provider-fixtures.js";
 
 export const SCHEMES: readonly SchemeName[] = [
   "anthropic",
@@ -76,8 +77,7 @@ export function bodyOf(provider: MockProvider, n: number): Record<string, unknow
   return request.body as Record<string, unknown>;
 }
 
-const fixtureRoot =
-  process.env.YOAKE_FIXTURES ?? resolve(import.meta.dirname, "../../../../../shared/fixtures/providers");
+const fixtureRoot = PROVIDER_FIXTURES;
 
 /** A recorded provider stream (see the fixtures README), played back byte for byte by the mock. */
 export function recordedReply(scheme: SchemeName, file: string): RawReply {

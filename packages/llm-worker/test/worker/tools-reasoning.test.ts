@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { tool, Worker } from "../../src/index.js";
+import { PROVIDER_FIXTURES } from "../support/provider-fixtures.js";
 import {
   bodyOf,
   clientFor,
@@ -40,8 +41,7 @@ const weather = tool({
   execute: ({ location }) => `40°C and sunny in ${location}`,
 });
 
-const fixtureRoot =
-  process.env.YOAKE_FIXTURES ?? resolve(import.meta.dirname, "../../../../../shared/fixtures/providers");
+const fixtureRoot = PROVIDER_FIXTURES;
 
 /** The blocks a recording is known to contain, from the `*.expected.json` beside it. */
 function expectedBlocks(path: string): Array<Record<string, unknown>> {

@@ -3,16 +3,16 @@
  * calls and results carried back verbatim in the next turn's history, over the mock provider.
  */
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RawReply } from "../../src/testing/index.js";
 import { MAX_PAUSED_CONTINUATIONS } from "../../src/worker/run-loop.js";
+import { PROVIDER_FIXTURES } from "../support/provider-fixtures.js";
 import { bodyOf, useMockProvider, workerOn } from "./tools-harness.js";
 
 const provider = useMockProvider();
 
-const fixtureRoot =
-  process.env.YOAKE_FIXTURES ?? resolve(import.meta.dirname, "../../../../../shared/fixtures/providers");
+const fixtureRoot = PROVIDER_FIXTURES;
 
 /**
  * The recorded Anthropic web search (JSON lines, one event each) as the SSE stream the API sends;

@@ -209,6 +209,9 @@ describe("ordinary work under the default limits", () => {
   it("tsc type-checks and emits, a build writes many files, git and node run", async () => {
     const tsc = path.resolve("node_modules/typescript/bin/tsc");
     const { bash, project } = await shellBed({
+      // This checkout's TypeScript, readable wherever the checkout is (under /tmp the sandbox's
+      // private /tmp would hide it).
+      overrides: { scope: { allow: [{ path: path.resolve("node_modules/typescript"), access: "read" }] } },
       files: {
         "src/main.ts": "export const answer: number = 42;\nconsole.log(answer);\n",
         "tsconfig.json": JSON.stringify({

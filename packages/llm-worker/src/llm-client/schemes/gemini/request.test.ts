@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PROVIDER_FIXTURES } from "../../../../test/support/provider-fixtures.js";
 import { collectResponse } from "../../../timeline/collect-response.js";
 import { decodeStream } from "../../decode.js";
 import { assistantMessage, type Item, systemMessage, userMessage } from "../../item.js";
@@ -182,9 +183,7 @@ describe("buildGeminiBody: conversation", () => {
   });
 
   it("sends back what a recorded response held, signatures byte-exact", async () => {
-    const fixtures =
-      process.env.YOAKE_FIXTURES ??
-      resolve(import.meta.dirname, "../../../../../../../shared/fixtures/providers");
+    const fixtures = PROVIDER_FIXTURES;
     const file = resolve(fixtures, "gemini/thought-summary-tool-call.sse");
     async function* bytes() {
       yield readFileSync(file);
