@@ -74,6 +74,9 @@ describe("a sub-agent in the terminal UI", () => {
     const done = view.lastFrame() ?? "";
     expect(done).toContain("⎿ sub-agent: look around · 2 tool calls · finished");
     expect(done.indexOf("⎿ sub-agent: look around")).toBeLessThan(done.indexOf("The child found nothing."));
+    // The parent's run ends (and is logged as ended) before the Pod closes: the replay below
+    // continues a finished session, not one cut off under a loaded machine.
+    await until(view.lastFrame, "○ ready");
     view.unmount();
     await pod.close();
 
