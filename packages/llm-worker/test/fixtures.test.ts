@@ -1,5 +1,5 @@
 /**
- * Replays every recorded provider stream in `test/fixtures/providers/` (or $YOAKE_FIXTURES)
+ * Replays every recorded provider stream in `test/fixtures/providers/`
  * through `decodeStream` — whole, one byte at a time, and in random slices from a fixed seed — and
  * compares the gathered response with the `*.expected.json` beside it (format: that folder's README).
  */
@@ -37,7 +37,7 @@ interface Expected {
 }
 
 function loadCases(): Expected[] {
-  if (!existsSync(root)) throw new Error(`provider fixtures not found at ${root} (set YOAKE_FIXTURES)`);
+  if (!existsSync(root)) throw new Error(`provider fixtures not found at ${root}`);
   return readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .flatMap((d) =>
